@@ -1,0 +1,252 @@
+/* ir.c: the IR's tables (spaces, types, special registers, opcodes), variable
+ * sizes, and which register operands an instruction defines and uses.
+ *
+ * Defs and uses follow the operand conventions of ir.h: the destination, when
+ * there is one, is operand 0 (a register, a vector, or an `a|b` pair); every
+ * other register mentioned (address bases included) is a use. Which opcodes
+ * have a destination depends on the opcode and, for the families whose
+ * sub-operations differ (mbarrier, wmma, tcgen05, multimem, ...), on the
+ * first modifier: see has_dest(). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+static const char *const space_names[] = {
+#define X(e, s) s,
+	PX_SPACES(X)
+#undef X
+};
+
+static const struct {
+	const char *name;
+	unsigned bits;
+	char kind;
+} type_info[] = {
+#define X(e, s, bits, kind) {s, bits, kind},
+	PX_TYPES(X)
+#undef X
+};
+
+static const char *const sreg_names[] = {
+#define X(e, s, shape) s,
+	PX_SREGS(X)
+#undef X
+};
+
+static const struct {
+	const char *name;
+	unsigned flags;
+} op_info[] = {
+	{"<unknown>", 0},
+#define PX_OP(e, s, f) {s, f},
+#include "ptx/opcodes.def"
+#undef PX_OP
+};
+
+const char *px_space_name(enum px_space s)
+{
+	return (unsigned)s < PX_SPACE_COUNT ? space_names[s] : "";
+}
+
+const char *px_type_name(enum px_type t)
+{
+	return (unsigned)t < PX_TYPE_COUNT ? type_info[t].name : "";
+}
+
+unsigned px_type_bits(enum px_type t)
+{
+	return (unsigned)t < PX_TYPE_COUNT ? type_info[t].bits : 0;
+}
+
+char px_type_kind(enum px_type t)
+{
+	return (unsigned)t < PX_TYPE_COUNT ? type_info[t].kind : 0;
+}
+
+const char *px_sreg_name(enum px_sreg s)
+{
+	return (unsigned)s < PX_SREG_COUNT ? sreg_names[s] : "";
+}
+
+const char *px_opcode_name(enum px_opcode op)
+{
+	return (unsigned)op < PX_OP_COUNT ? op_info[op].name : "";
+}
+
+unsigned px_opcode_flags(enum px_opcode op)
+{
+	return (unsigned)op < PX_OP_COUNT ? op_info[op].flags : 0;
+}
+
+/* Binary search over opcodes.def, which is sorted by spelling (a unit test
+ * checks that). */
+enum px_opcode px_opcode_lookup(px_str s)
+{
+	unsigned lo = 1, hi = PX_OP_COUNT;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		const char *name = op_info[mid].name;
+		size_t len = strlen(name);
+		size_t n = len < s.n ? len : s.n;
+		int c = memcmp(s.p, name, n);
+		if (c == 0)
+			c = s.n < len ? -1 : s.n > len ? 1 : 0;
+		if (c == 0)
+			return (enum px_opcode)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return PX_OP_UNKNOWN;
+}
+
+uint64_t px_var_size(const struct px_var *v)
+{
+	if (v->unsized)
+		return 0;
+	uint64_t bytes = px_type_bits(v->type) / 8;
+	if (bytes == 0)
+		bytes = 1;  /* .pred variables are not allowed outside .reg; be safe */
+	return v->elems * (v->vec ? v->vec : 1) * bytes;
+}
+
+uint32_t px_var_align(const struct px_var *v)
+{
+	if (v->align)
+		return v->align;
+	uint32_t bytes = px_type_bits(v->type) / 8;
+	if (bytes == 0)
+		bytes = 1;
+	return bytes * (v->vec ? v->vec : 1);
+}
+
+const struct px_file_entry *px_module_file(const struct px_module *m, uint32_t index)
+{
+	for (uint32_t i = 0; i < m->nfiles; i++)
+		if (m->files[i].index == index)
+			return &m->files[i];
+	return NULL;
+}
+
+int32_t px_module_find_func(const struct px_module *m, px_str name)
+{
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (px_str_eq(m->funcs[i].name, name))
+			return (int32_t)i;
+	return -1;
+}
+
+void px_module_delete(struct px_module *m)
+{
+	if (!m)
+		return;
+	free((void *)m->text);
+	px_arena_delete(m->arena);  /* the module itself lives in its arena */
+}
+
+/* The first modifier word after the opcode ("init" in mbarrier.init.shared.b64). */
+static px_str first_mod(const struct px_insn *in)
+{
+	px_str t = in->modtext;
+	if (t.n == 0 || t.p[0] != '.')
+		return px_str_make(t.p, 0);
+	uint32_t i = 1;
+	while (i < t.n && t.p[i] != '.')
+		i++;
+	return px_str_make(t.p + 1, i - 1);
+}
+
+/* Does operand 0 receive a result? */
+static bool has_dest(const struct px_insn *in)
+{
+	if (in->nopnds == 0)
+		return false;
+	px_str m = first_mod(in);
+	switch ((enum px_opcode)in->op) {
+	case PX_OP_BAR:
+	case PX_OP_BARRIER:
+		/* bar.red.popc.u32 d, a, p: the only barrier form with a result */
+		return (in->mods & PX_MOD_RED) != 0;
+	case PX_OP_MBARRIER:
+		return !(px_str_eqc(m, "init") || px_str_eqc(m, "inval") ||
+		         px_str_eqc(m, "expect_tx") || px_str_eqc(m, "complete_tx"));
+	case PX_OP_WMMA:
+		return !px_str_eqc(m, "store");
+	case PX_OP_TCGEN05:
+		return px_str_eqc(m, "ld");
+	case PX_OP_MULTIMEM:
+		return px_str_eqc(m, "ld_reduce");
+	case PX_OP_CLUSTERLAUNCHCONTROL:
+		return px_str_eqc(m, "query_cancel");
+	case PX_OP_CP:
+		return false;
+	case PX_OP_UNKNOWN:
+		/* unknown opcode: assume the common shape (destination first) when
+		 * there are at least two operands */
+		return in->nopnds >= 2 && in->opnds[0].kind == PX_OPND_REG;
+	default:
+		return !(px_opcode_flags((enum px_opcode)in->op) & PX_OPF_NODEST);
+	}
+}
+
+static void collect(const struct px_operand *o, bool addr_only_base,
+                    int32_t *out, uint32_t max, uint32_t *n)
+{
+	(void)addr_only_base;
+	switch (o->kind) {
+	case PX_OPND_REG:
+	case PX_OPND_ADDR:
+		if (o->reg >= 0) {
+			if (*n < max)
+				out[*n] = o->reg;
+			(*n)++;
+		}
+		break;
+	case PX_OPND_VEC:
+	case PX_OPND_LIST:
+		for (uint32_t i = 0; i < o->nelems; i++)
+			collect(&o->elems[i], addr_only_base, out, max, n);
+		break;
+	default:
+		break;
+	}
+}
+
+uint32_t px_insn_defs(const struct px_insn *in, int32_t *out, uint32_t max)
+{
+	uint32_t n = 0;
+	if (in->op == PX_OP_CALL) {
+		/* call (rets), f, (args): the return list, when present, comes first */
+		if (in->nopnds > 0 && in->opnds[0].kind == PX_OPND_LIST)
+			collect(&in->opnds[0], false, out, max, &n);
+		return n;
+	}
+	if (has_dest(in) && in->opnds[0].kind != PX_OPND_ADDR)
+		collect(&in->opnds[0], false, out, max, &n);
+	return n;
+}
+
+uint32_t px_insn_uses(const struct px_insn *in, int32_t *out, uint32_t max)
+{
+	uint32_t n = 0;
+	if (in->guard >= 0) {
+		if (n < max)
+			out[n] = in->guard;
+		n++;
+	}
+	uint32_t first = 0;
+	if (in->op == PX_OP_CALL) {
+		if (in->nopnds > 0 && in->opnds[0].kind == PX_OPND_LIST)
+			first = 1;
+	} else if (has_dest(in) && in->opnds[0].kind != PX_OPND_ADDR) {
+		first = 1;
+		/* wgmma.mma_async accumulates into its destination */
+		if (in->op == PX_OP_WGMMA)
+			first = 0;
+	}
+	for (uint32_t i = first; i < in->nopnds; i++)
+		collect(&in->opnds[i], false, out, max, &n);
+	return n;
+}

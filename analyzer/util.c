@@ -1,0 +1,342 @@
+/* util.c: allocation that aborts on exhaustion, bump arenas, string views,
+ * whole-file reading and the diagnostics list. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "util.h"
+
+static void oom(size_t n)
+{
+	/* The one place library code may stop the process: memory exhaustion
+	 * (DESIGN.md convention 5). */
+	fprintf(stderr, "ptxray: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		oom(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		n = 0;
+	char *p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/* ---- arenas: a list of chunks, each at least 64 KiB ---- */
+struct chunk {
+	struct chunk *next;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+struct px_arena {
+	struct chunk *head;
+	size_t total;
+};
+
+struct px_arena *px_arena_new(void)
+{
+	return xcalloc(1, sizeof(struct px_arena));
+}
+
+void px_arena_delete(struct px_arena *a)
+{
+	if (!a)
+		return;
+	struct chunk *c = a->head;
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	free(a);
+}
+
+void *px_arena_alloc(struct px_arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct chunk *c = a->head;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > 65536 - sizeof *c ? n : 65536 - sizeof *c;
+		/* grow chunk sizes with the arena so big inputs make few chunks */
+		if (a->total / 8 > size)
+			size = a->total / 8 > n ? a->total / 8 : n;
+		c = xmalloc(sizeof *c + size);
+		c->size = size;
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = c->data + c->used;
+	c->used += n;
+	a->total += n;
+	memset(p, 0, n);
+	return p;
+}
+
+void *px_arena_grow(struct px_arena *a, void *old, size_t old_n, size_t new_n)
+{
+	struct chunk *c = a->head;
+	size_t old_r = (old_n + 15) & ~(size_t)15;
+	/* extend in place when old is the last allocation of the current chunk */
+	if (old && c && (unsigned char *)old + old_r == c->data + c->used) {
+		size_t new_r = (new_n + 15) & ~(size_t)15;
+		if (new_r >= old_r && c->size - (c->used - old_r) >= new_r) {
+			memset((unsigned char *)old + old_r, 0, new_r - old_r);
+			c->used += new_r - old_r;
+			a->total += new_r - old_r;
+			return old;
+		}
+	}
+	void *p = px_arena_alloc(a, new_n);
+	if (old && old_n)
+		memcpy(p, old, old_n < new_n ? old_n : new_n);
+	return p;
+}
+
+char *px_arena_strndup(struct px_arena *a, const char *s, size_t n)
+{
+	char *p = px_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *px_arena_printf(struct px_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *tmp = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *p = px_arena_strndup(a, tmp, strlen(tmp));
+	free(tmp);
+	return p;
+}
+
+size_t px_arena_used(const struct px_arena *a)
+{
+	return a->total;
+}
+
+/* ---- strings ---- */
+bool px_str_eq(px_str a, px_str b)
+{
+	return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+
+bool px_str_eqc(px_str a, const char *c)
+{
+	size_t n = strlen(c);
+	return a.n == n && memcmp(a.p, c, n) == 0;
+}
+
+bool px_str_starts(px_str a, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return a.n >= n && memcmp(a.p, prefix, n) == 0;
+}
+
+uint32_t px_str_hash(px_str s)
+{
+	uint32_t h = 2166136261u;  /* FNV-1a */
+	for (uint32_t i = 0; i < s.n; i++) {
+		h ^= (unsigned char)s.p[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* ---- files ---- */
+char *px_read_file(const char *path, size_t *len, char **err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		*err = xasprintf("%s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (cap - n < 2) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int failed = ferror(f);
+	int saved = errno;
+	if (f != stdin)
+		fclose(f);
+	if (failed) {
+		free(buf);
+		*err = xasprintf("%s", strerror(saved ? saved : EIO));
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* ---- diagnostics ---- */
+const char *px_severity_name(enum px_severity s)
+{
+	switch (s) {
+	case PX_NOTE: return "note";
+	case PX_WARNING: return "warning";
+	case PX_ERROR: return "error";
+	}
+	return "error";
+}
+
+void px_diag_vadd(struct px_diags *d, enum px_severity sev, const char *file,
+                  uint32_t line, uint32_t column, const char *rule,
+                  const char *fmt, va_list ap)
+{
+	struct px_diag *g = PX_VEC_PUSH(d->items, d->n, d->cap);
+	g->severity = sev;
+	g->file = xstrdup(file ? file : "");
+	g->line = line;
+	g->column = column;
+	g->rule = rule ? xstrdup(rule) : NULL;
+	g->message = xvasprintf(fmt, ap);
+	if (sev == PX_ERROR)
+		d->errors++;
+}
+
+void px_diag_add(struct px_diags *d, enum px_severity sev, const char *file,
+                 uint32_t line, uint32_t column, const char *rule,
+                 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	px_diag_vadd(d, sev, file, line, column, rule, fmt, ap);
+	va_end(ap);
+}
+
+static int cmp_diag(const void *pa, const void *pb)
+{
+	const struct px_diag *a = pa, *b = pb;
+	int c = strcmp(a->file, b->file);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	c = strcmp(a->rule ? a->rule : "", b->rule ? b->rule : "");
+	if (c)
+		return c;
+	c = strcmp(a->message, b->message);
+	if (c)
+		return c;
+	/* stable: fall back to insertion order */
+	return a < b ? -1 : a > b;
+}
+
+void px_diags_sort(struct px_diags *d)
+{
+	if (d->n > 1)
+		qsort(d->items, d->n, sizeof *d->items, cmp_diag);
+}
+
+void px_diags_free(struct px_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->items[i].file);
+		free(d->items[i].message);
+		free(d->items[i].rule);
+	}
+	free(d->items);
+	d->items = NULL;
+	d->n = d->cap = d->errors = 0;
+}
+
+/* ---- growable text buffers (dumps, JSON) ---- */
+void px_buf_printf(struct px_buf *b, const char *fmt, ...)
+{
+	va_list ap, aq;
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n > 0) {
+		if (b->n + (size_t)n + 1 > b->cap) {
+			size_t cap = b->cap ? b->cap : 256;
+			while (cap < b->n + (size_t)n + 1)
+				cap *= 2;
+			b->p = xrealloc(b->p, cap);
+			b->cap = cap;
+		}
+		vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+		b->n += (size_t)n;
+	}
+	va_end(ap);
+}
+
+void px_buf_puts(struct px_buf *b, const char *s)
+{
+	px_buf_printf(b, "%s", s);
+}
+
+void px_buf_free(struct px_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+}
