@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define PX_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define PX_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
