@@ -12,7 +12,8 @@
 
 #include "report.h"
 
-#define PX_VERSION "0.1.0"
+#include "ptxray.h"
+#define PX_VERSION PTXRAY_VERSION
 
 struct cmd {
 	const char *name;

@@ -17,7 +17,10 @@
  * Each is placed at the next multiple of its alignment (.align, else its
  * element size), with no reuse of the holes padding leaves; the total is the
  * end of the last one. Unsized (extern) arrays are dynamic shared memory:
- * they take no static space and set the dynamic flag. */
+ * they take no static space and set the dynamic flag; but when the module
+ * declares any, ptxas rounds every kernel's static total up to a multiple of
+ * the largest of their alignments and 16 (the dynamic part starts there),
+ * whether or not that kernel mentions them. */
 #include <string.h>
 
 #include "report.h"
@@ -154,6 +157,18 @@ uint64_t px_shared_static_bytes(const struct px_module *m, uint32_t kernel, bool
 	for (uint32_t i = 0; i < m->nfuncs; i++)                   /* 5 */
 		if (reach[i] && i != kernel)
 			place_own(&l, &m->funcs[i], own[i], false);
+
+	uint64_t round = 0;
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		const struct px_var *v = &m->vars[i];
+		if (is_shared(v) && v->unsized) {
+			uint64_t a = px_var_align(v);
+			round = a > round ? a : round;
+			round = round < 16 ? 16 : round;
+		}
+	}
+	if (round)
+		l.end = (l.end + round - 1) / round * round;
 
 	for (uint32_t i = 0; i < m->nfuncs; i++)
 		free(own[i]);
