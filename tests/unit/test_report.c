@@ -1,0 +1,131 @@
+/* test_report.c: the pieces of `ptxray report` that need no parser: reading
+ * ptxas -v output, the JSON writer, demangling, the public API's errors. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "ptxray.h"
+#include "report.h"
+
+/* Verbatim ptxas 13.0 output for a file with one .func and two kernels. */
+static const char ptxas_out[] =
+	"ptxas info    : 0 bytes gmem\n"
+	"ptxas info    : Function properties for helper\n"
+	"    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+	"ptxas info    : Compiling entry function '_Z1kPfPKfi' for 'sm_90'\n"
+	"ptxas info    : Function properties for _Z1kPfPKfi\n"
+	"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	"ptxas info    : Used 10 registers, used 1 barriers, 1024 bytes smem\n"
+	"ptxas info    : Compile time = 24.723 ms\n"
+	"ptxas info    : Compiling entry function 'k2' for 'sm_80'\n"
+	"ptxas info    : Function properties for k2\n"
+	"    40 bytes stack frame, 36 bytes spill stores, 32 bytes spill loads\n"
+	"ptxas info    : Used 255 registers, used 0 barriers, 352 bytes cmem[0]\n"
+	"ptxas warning : some future message we do not know\n";
+
+Test(ptxas, parses_kernels_and_functions)
+{
+	struct px_ptxas_result r = {0};
+	px_ptxas_parse(ptxas_out, &r);
+	cr_assert_eq(r.n, 3);
+	const struct px_ptxas_kernel *k = px_ptxas_find(&r, px_str_c("_Z1kPfPKfi"));
+	cr_assert_not_null(k);
+	cr_assert(k->have_regs && k->have_frame);
+	cr_assert_eq(k->registers, 10);
+	cr_assert_eq(k->barriers, 1);
+	cr_assert_eq(k->smem_bytes, 1024);
+	cr_assert_eq(k->stack_bytes, 0);
+	const struct px_ptxas_kernel *k2 = px_ptxas_find(&r, px_str_c("k2"));
+	cr_assert_not_null(k2);
+	cr_assert_eq(k2->registers, 255);
+	cr_assert_eq(k2->smem_bytes, 0);
+	cr_assert_eq(k2->stack_bytes, 40);
+	cr_assert_eq(k2->spill_store_bytes, 36);
+	cr_assert_eq(k2->spill_load_bytes, 32);
+	const struct px_ptxas_kernel *h = px_ptxas_find(&r, px_str_c("helper"));
+	cr_assert_not_null(h);
+	cr_assert(!h->have_regs);
+	cr_assert_eq(h->spill_store_bytes, 8);
+	cr_assert_null(px_ptxas_find(&r, px_str_c("nope")));
+	px_ptxas_result_free(&r);
+}
+
+Test(ptxas, garbage_is_ignored)
+{
+	static const char *inputs[] = {
+		"", "\n\n", "Used registers", "Compiling entry function '",
+		"Compiling entry function 'x' for\nUsed 99999999999999 registers\n",
+		"Function properties for \n bytes stack frame",
+	};
+	for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
+		struct px_ptxas_result r = {0};
+		px_ptxas_parse(inputs[i], &r);
+		for (size_t k = 0; k < r.n; k++)
+			cr_assert(!r.kernels[k].have_regs || r.kernels[k].registers < 100000);
+		px_ptxas_result_free(&r);
+	}
+}
+
+Test(json, escapes_and_nesting)
+{
+	struct px_buf b = {0};
+	struct px_json j = {.out = &b};
+	px_json_begin_object(&j);
+	px_json_key(&j, "s");
+	px_json_string(&j, "a\"b\\c\n\x01");
+	px_json_key(&j, "a");
+	px_json_begin_array(&j);
+	px_json_uint(&j, 1);
+	px_json_int(&j, -2);
+	px_json_null(&j);
+	px_json_begin_object(&j);
+	px_json_end_object(&j);
+	px_json_bool(&j, true);
+	px_json_end_array(&j);
+	px_json_key(&j, "d");
+	px_json_double(&j, 0.5);
+	px_json_end_object(&j);
+	cr_assert_str_eq(b.p, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"a\":[1,-2,null,{},true],\"d\":0.5}");
+	px_buf_free(&b);
+}
+
+Test(demangle, itanium_names)
+{
+	char *d = px_demangle(px_str_c("_Z6reducePfS_i"));
+	cr_assert_str_eq(d, "reduce(float*, float*, int)");
+	free(d);
+	cr_assert_null(px_demangle(px_str_c("plain_c_kernel")));
+	cr_assert_null(px_demangle(px_str_c("_Z")));
+}
+
+Test(api, invalid_ptx_gives_located_errors)
+{
+	static const char bad[] = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(\n";
+	char *errors = NULL;
+	ptxray_report *r = ptxray_report_new("bad.ptx", bad, sizeof bad - 1, NULL, &errors);
+	cr_assert_null(r);
+	cr_assert_not_null(errors);
+	cr_assert(strncmp(errors, "bad.ptx:", 8) == 0, "got: %s", errors);
+	cr_assert_not_null(strstr(errors, ": error: "));
+	free(errors);
+}
+
+Test(api, kernels_and_json)
+{
+	static const char ok[] =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".shared .align 4 .b8 s[100];\n"
+		".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+		"\t.reg .b32 %r<3>;\n\tmov.u32 %r1, s;\n\tst.shared.u32 [%r1], %r1;\n\tret;\n}\n";
+	char *errors = NULL;
+	ptxray_report *r = ptxray_report_new("ok.ptx", ok, sizeof ok - 1, NULL, &errors);
+	cr_assert_not_null(r, "errors: %s", errors ? errors : "");
+	cr_assert_eq(ptxray_report_kernel_count(r), 1);
+	cr_assert_str_eq(ptxray_report_kernel_name(r, 0), "k");
+	char *json = ptxray_report_json(r);
+	cr_assert_not_null(strstr(json, "\"shared_static_bytes\": 100"), "%s", json);
+	cr_assert_not_null(strstr(json, "\"param_bytes\": 12"), "%s", json);
+	cr_assert_not_null(strstr(json, "\"from\": \"default\""), "%s", json);
+	free(json);
+	free(errors);
+	ptxray_report_delete(r);
+}
