@@ -35,14 +35,21 @@ import tarfile
 LIB_SOURCES = [
     'analyzer/api.c',
     'analyzer/demangle.c',
+    'analyzer/dump.c',
     'analyzer/ir.c',
     'analyzer/json.c',
+    'analyzer/pass_cfg.c',
+    'analyzer/pass_dom.c',
+    'analyzer/pass_live.c',
+    'analyzer/pass_loops.c',
+    'analyzer/pipeline.c',
     'analyzer/ptxas.c',
     'analyzer/report.c',
     'analyzer/report_json.c',
     'analyzer/report_text.c',
     'analyzer/resources.c',
     'analyzer/util.c',
+    'analyzer/verify.c',
 ]
 
 # The command-line driver, linked against build/libptxray.a.
@@ -50,10 +57,13 @@ MAIN = 'analyzer/main.c'
 
 # Criterion unit tests: all of them go into one binary, build/unit_tests.
 UNIT_TESTS = [
+    'tests/unit/test_passes.c',
+    'tests/unit/test_report.c',
 ]
 
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.
 FUZZ = [
+    'fuzz/fuzz_ptxas.c',
 ]
 
 # The PTX files `ninja demo` reports on.

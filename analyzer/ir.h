@@ -174,6 +174,8 @@ struct px_operand {
 	uint8_t is_f32;     /* for FIMM: 0f... (1) or 0d... (0) */
 	uint8_t pair;       /* VEC written as `a|b` (setp, shfl.sync destinations) */
 	int8_t comp;        /* vector/sreg component, -1 = none */
+	uint8_t bracket;    /* LIST written in brackets: texture/surface operands
+	                     * `[tex, sampler, {coords}]`, `[surf, {x, y}]` */
 	int32_t reg;        /* dense register id, -1 = none */
 	uint16_t sreg;      /* enum px_sreg */
 	uint16_t nelems;
@@ -308,14 +310,17 @@ struct px_func {
 	struct px_block *blocks; uint32_t nblocks;    /* blocks[0] is the entry */
 	uint32_t *callees; uint32_t ncallees;         /* module function indices called directly */
 	bool has_indirect_call;
+	uint32_t *rpo_order; uint32_t nrpo;           /* reachable blocks in reverse post-order (rpo_order[0] = 0) */
 	/* ---- filled by fill_dom / fill_postdom ---- */
 	uint32_t exit_block;  /* virtual exit for post-dominators: == nblocks */
 	/* ---- filled by fill_loops ---- */
-	struct px_loop *loops; uint32_t nloops;       /* outermost first (by header order) */
+	struct px_loop *loops; uint32_t nloops;       /* by header RPO: a loop's parent comes before it */
+	bool irreducible;     /* a retreating edge that is not a back edge exists (no loop reported for it) */
 	/* ---- filled by fill_live ---- */
 	uint32_t max_live;          /* peak 32-bit register units live at once (64-bit = 2) */
 	uint32_t max_live_pred;     /* peak predicates live at once */
 	uint32_t reg_estimate;      /* estimated registers ptxas allocates (see pass_live.c) */
+	uint32_t max_live_insn;     /* instruction where max_live is first reached; UINT32_MAX if none */
 };
 
 struct px_block {
@@ -324,6 +329,8 @@ struct px_block {
 	uint32_t *preds; uint32_t npreds;
 	uint32_t idom;              /* immediate dominator; entry: itself */
 	uint32_t ipdom;             /* immediate post-dominator; nblocks = the virtual exit */
+	bool exit_virtual;          /* fill_postdom: linked to the virtual exit although it has
+	                             * successors (it cannot reach a ret/exit: infinite loop) */
 	int32_t loop;               /* innermost loop holding it, -1 = none */
 	uint32_t rpo;               /* reverse post-order number; UINT32_MAX if unreachable */
 	bool reachable;
@@ -391,6 +398,22 @@ enum px_pass {
  * reported as an error diagnostic. Returns false on error. */
 bool px_pipeline_run(struct px_module *m, struct px_diags *diags, bool verify);
 
+/* The pass table, in pipeline order (names as in --dump=NAME). */
+struct px_buf;
+struct px_pass_info {
+	const char *name;       /* "cfg", "dom", "postdom", "loops", "live" */
+	unsigned bit;           /* enum px_pass */
+	unsigned needs;         /* enum px_pass bits that must have run before */
+	const char *fills;      /* the fields it fills, in words */
+	const char *desc;       /* one line for --help and --dump=list */
+	void (*run)(struct px_module *m, struct px_func *f, struct px_diags *diags);
+	void (*dump)(struct px_buf *out, const struct px_module *m, const struct px_func *f);
+};
+/* Returns the static table and sets *n to its length. Never freed. */
+const struct px_pass_info *px_passes(size_t *n);
+/* Finds a pass by --dump name; NULL if none. */
+const struct px_pass_info *px_pass_find(const char *name);
+
 void fill_cfg(struct px_module *m, struct px_func *f, struct px_diags *diags);
 void fill_dom(struct px_module *m, struct px_func *f);
 void fill_postdom(struct px_module *m, struct px_func *f);
@@ -408,6 +431,8 @@ void px_buf_printf(struct px_buf *b, const char *fmt, ...) PX_PRINTF(2, 3);
 void px_buf_puts(struct px_buf *b, const char *s);
 void px_buf_free(struct px_buf *b);
 void px_dump_cfg(struct px_buf *out, const struct px_module *m, const struct px_func *f);
+void px_dump_dom(struct px_buf *out, const struct px_module *m, const struct px_func *f);
+void px_dump_postdom(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_loops(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_live(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 
@@ -416,5 +441,9 @@ void px_dump_live(struct px_buf *out, const struct px_module *m, const struct px
  * operands contribute each element; addresses contribute their base. */
 uint32_t px_insn_defs(const struct px_insn *in, int32_t *out, uint32_t max);
 uint32_t px_insn_uses(const struct px_insn *in, int32_t *out, uint32_t max);
+
+/* 32-bit register units a declared register occupies (pass_live.c):
+ * ceil(bits / 32) * vec, at least 1; 0 for predicates. */
+uint32_t px_reg_units(const struct px_regdecl *r);
 
 #endif

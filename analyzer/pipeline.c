@@ -1,0 +1,98 @@
+/* pipeline.c: the pass table and px_pipeline_run, the one function that
+ * runs the analyses in order.
+ *
+ * The table below is the only list of passes: px_pipeline_run walks it,
+ * --dump=NAME and --help read it through px_passes()/px_pass_find(). Each
+ * entry states what must have run before it and what it fills. With verify
+ * set, or in a build with PX_DEBUG defined, px_ir_verify checks the
+ * IR before the first pass and after every pass. */
+#include <string.h>
+
+#include "ir.h"
+
+static void run_cfg(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	fill_cfg(m, f, d);
+}
+
+static void run_dom(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_dom(m, f);
+}
+
+static void run_postdom(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_postdom(m, f);
+}
+
+static void run_loops(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_loops(m, f);
+}
+
+static void run_live(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_live(m, f);
+}
+
+static const struct px_pass_info passes[] = {
+	{"cfg", PX_PASS_CFG, 0,
+	 "blocks, succs/preds, insn->block, rpo, reachable, callees",
+	 "basic blocks and control-flow edges", run_cfg, px_dump_cfg},
+	{"dom", PX_PASS_DOM, PX_PASS_CFG,
+	 "block->idom",
+	 "immediate dominators (dominator tree)", run_dom, px_dump_dom},
+	{"postdom", PX_PASS_POSTDOM, PX_PASS_CFG,
+	 "block->ipdom, exit_virtual, exit_block",
+	 "immediate post-dominators (virtual exit node)", run_postdom, px_dump_postdom},
+	{"loops", PX_PASS_LOOPS, PX_PASS_CFG | PX_PASS_DOM,
+	 "loops (header, latches, blocks, exits, nesting), block->loop, irreducible",
+	 "natural loops and their nesting", run_loops, px_dump_loops},
+	{"live", PX_PASS_LIVE, PX_PASS_CFG,
+	 "live_in/live_out, max_live, max_live_pred, reg_estimate",
+	 "register liveness, pressure and the register estimate", run_live, px_dump_live},
+};
+
+const struct px_pass_info *px_passes(size_t *n)
+{
+	*n = PX_COUNTOF(passes);
+	return passes;
+}
+
+const struct px_pass_info *px_pass_find(const char *name)
+{
+	for (size_t i = 0; i < PX_COUNTOF(passes); i++)
+		if (strcmp(passes[i].name, name) == 0)
+			return &passes[i];
+	return NULL;
+}
+
+/* Requires: a parsed module (possibly with parse errors: functions are
+ * analysed anyway, the parser leaves them consistent).
+ * Fills: every analysis section of every function with a body. */
+bool px_pipeline_run(struct px_module *m, struct px_diags *diags, bool verify)
+{
+	size_t errors = diags->errors;
+#ifdef PX_DEBUG
+	verify = true;  /* debug builds always check the IR between passes */
+#endif
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		struct px_func *f = &m->funcs[i];
+		if (!f->has_body)
+			continue;
+		unsigned done = 0;
+		if (verify && !px_ir_verify(m, f, done, diags))
+			continue;  /* the passes assume the parser's invariants */
+		for (size_t k = 0; k < PX_COUNTOF(passes); k++) {
+			passes[k].run(m, f, diags);
+			done |= passes[k].bit;
+			if (verify && !px_ir_verify(m, f, done, diags))
+				break;
+		}
+	}
+	return diags->errors == errors;
+}
