@@ -1,0 +1,608 @@
+/* parse_insn.c: the PTX front end's instruction half: guard predicates,
+ * opcodes, dotted modifiers and operands (PTX ISA 9.0 section 4.3, 6 and 9).
+ *
+ * Approach: the opcode is the identifier before the first '.', looked up in
+ * opcodes.def; the modifiers are the dot tokens written right after it (no
+ * blank between), kept verbatim in modtext and decoded through one sorted
+ * table into the insn's space, vector width, types, comparison and flags.
+ * Operands are parsed with bounded nesting: a vector `{...}`, a list `(...)`
+ * or a texture bracket `[t, s, {...}]` may hold one more level of vectors,
+ * never more, so recursion depth is fixed whatever the input. Operands being
+ * built sit on one malloc'd stack (P->ostk) and are copied, exactly sized,
+ * into the arena when their aggregate or instruction is complete. */
+#include <string.h>
+
+#include "parser_int.h"
+
+/* Every modifier ptxray decodes, sorted by spelling (without the dot). */
+static const struct {
+	const char *name;
+	uint8_t len;
+	char kind;
+	uint32_t val;
+} mods[] = {
+	{"aligned", 7, 'F', PX_MOD_ALIGNED},
+	{"approx", 6, 'F', PX_MOD_APPROX},
+	{"arrive", 6, 'F', PX_MOD_ARRIVE},
+	{"b128", 4, 'T', PX_TYPE_B128},
+	{"b16", 3, 'T', PX_TYPE_B16},
+	{"b32", 3, 'T', PX_TYPE_B32},
+	{"b64", 3, 'T', PX_TYPE_B64},
+	{"b8", 2, 'T', PX_TYPE_B8},
+	{"bf16", 4, 'T', PX_TYPE_BF16},
+	{"bf16x2", 6, 'T', PX_TYPE_BF16X2},
+	{"cc", 2, 'F', PX_MOD_CC},
+	{"const", 5, 'S', PX_SPACE_CONST},
+	{"e2m1x2", 6, 'T', PX_TYPE_E2M1X2},
+	{"e2m3x2", 6, 'T', PX_TYPE_E2M3X2},
+	{"e3m2x2", 6, 'T', PX_TYPE_E3M2X2},
+	{"e4m3", 4, 'T', PX_TYPE_E4M3},
+	{"e4m3x2", 6, 'T', PX_TYPE_E4M3X2},
+	{"e5m2", 4, 'T', PX_TYPE_E5M2},
+	{"e5m2x2", 6, 'T', PX_TYPE_E5M2X2},
+	{"eq", 2, 'C', PX_CMP_EQ},
+	{"equ", 3, 'C', PX_CMP_EQU},
+	{"f16", 3, 'T', PX_TYPE_F16},
+	{"f16x2", 5, 'T', PX_TYPE_F16X2},
+	{"f32", 3, 'T', PX_TYPE_F32},
+	{"f64", 3, 'T', PX_TYPE_F64},
+	{"ftz", 3, 'F', PX_MOD_FTZ},
+	{"ge", 2, 'C', PX_CMP_GE},
+	{"geu", 3, 'C', PX_CMP_GEU},
+	{"global", 6, 'S', PX_SPACE_GLOBAL},
+	{"gt", 2, 'C', PX_CMP_GT},
+	{"gtu", 3, 'C', PX_CMP_GTU},
+	{"hi", 2, 'H', PX_MOD_HI},
+	{"hs", 2, 'C', PX_CMP_HS},
+	{"le", 2, 'C', PX_CMP_LE},
+	{"leu", 3, 'C', PX_CMP_LEU},
+	{"lo", 2, 'H', PX_MOD_LO},
+	{"local", 5, 'S', PX_SPACE_LOCAL},
+	{"ls", 2, 'C', PX_CMP_LS},
+	{"lt", 2, 'C', PX_CMP_LT},
+	{"ltu", 3, 'C', PX_CMP_LTU},
+	{"nan", 3, 'C', PX_CMP_NAN},
+	{"nc", 2, 'F', PX_MOD_NC},
+	{"ne", 2, 'C', PX_CMP_NE},
+	{"neu", 3, 'C', PX_CMP_NEU},
+	{"num", 3, 'C', PX_CMP_NUM},
+	{"param", 5, 'S', PX_SPACE_PARAM},
+	{"param::entry", 12, 'S', PX_SPACE_PARAM},
+	{"param::func", 11, 'S', PX_SPACE_PARAM},
+	{"pred", 4, 'T', PX_TYPE_PRED},
+	{"red", 3, 'F', PX_MOD_RED},
+	{"s16", 3, 'T', PX_TYPE_S16},
+	{"s32", 3, 'T', PX_TYPE_S32},
+	{"s64", 3, 'T', PX_TYPE_S64},
+	{"s8", 2, 'T', PX_TYPE_S8},
+	{"samplerref", 10, 'T', PX_TYPE_SAMPLERREF},
+	{"sat", 3, 'F', PX_MOD_SAT},
+	{"shared", 6, 'S', PX_SPACE_SHARED},
+	{"shared::cluster", 15, 'S', PX_SPACE_SHARED_CLUSTER},
+	{"shared::cta", 11, 'S', PX_SPACE_SHARED_CTA},
+	{"surfref", 7, 'T', PX_TYPE_SURFREF},
+	{"sync", 4, 'F', PX_MOD_SYNC},
+	{"tex", 3, 'S', PX_SPACE_TEX},
+	{"texref", 6, 'T', PX_TYPE_TEXREF},
+	{"tf32", 4, 'T', PX_TYPE_TF32},
+	{"to", 2, 'F', PX_MOD_TO},
+	{"u16", 3, 'T', PX_TYPE_U16},
+	{"u32", 3, 'T', PX_TYPE_U32},
+	{"u64", 3, 'T', PX_TYPE_U64},
+	{"u8", 2, 'T', PX_TYPE_U8},
+	{"ue8m0x2", 7, 'T', PX_TYPE_UE8M0X2},
+	{"uni", 3, 'F', PX_MOD_UNI},
+	{"v2", 2, 'V', 2},
+	{"v4", 2, 'V', 4},
+	{"v8", 2, 'V', 8},
+	{"volatile", 8, 'F', PX_MOD_VOLATILE},
+	{"warp", 4, 'F', PX_MOD_WARP},
+	{"wide", 4, 'F', PX_MOD_WIDE},
+};
+
+void px_p_init_tables(struct px_parser *P)
+{
+	for (unsigned op = 1; op < PX_OP_COUNT; op++)
+		px_symtab_find(&P->opcodes, px_str_c(px_opcode_name((enum px_opcode)op)), true)->val =
+			(int32_t)op;
+	for (size_t i = 0; i < PX_COUNTOF(mods); i++)
+		px_symtab_find(&P->modtab, px_str_make(mods[i].name, mods[i].len), true)->val =
+			(int32_t)i;
+}
+
+int px_p_modifier(struct px_parser *P, px_str dot, uint32_t *val)
+{
+	if (dot.n < 2 || dot.p[0] != '.')
+		return 0;
+	struct px_symslot *s = px_symtab_find(&P->modtab, px_str_make(dot.p + 1, dot.n - 1), false);
+	if (!s)
+		return 0;
+	*val = mods[s->val].val;
+	return mods[s->val].kind;
+}
+
+/* ---- special registers ---- */
+
+static const struct {
+	const char *name;
+	uint8_t len, shape;
+} sregs[] = {
+#define X(e, s, shape) {s, sizeof(s) - 1, shape},
+	PX_SREGS(X)
+#undef X
+};
+
+/* Parses the decimal digits [p, p+n) into *v (at most 127). */
+static bool small_number(const char *p, size_t n, int *v)
+{
+	if (n == 0 || n > 3)
+		return false;
+	int x = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		x = x * 10 + (p[i] - '0');
+	}
+	if (x > 127)
+		return false;
+	*v = x;
+	return true;
+}
+
+/* %tid, %laneid, ... (exact) or numbered %pm3, %envreg7, %pm3_64,
+ * %reserved_smem_offset_0 (PTX ISA 9.0 chapter 10). Returns the sreg or -1;
+ * sets *num for numbered ones. */
+static int lookup_sreg(px_str name, int *num)
+{
+	*num = -1;
+	for (size_t i = 0; i < PX_COUNTOF(sregs); i++)
+		if (sregs[i].shape != 2 && name.n == sregs[i].len &&
+		    memcmp(name.p, sregs[i].name, name.n) == 0)
+			return (int)i;
+	if (name.n > 6 && px_str_starts(name, "%pm") &&
+	    memcmp(name.p + name.n - 3, "_64", 3) == 0 &&
+	    small_number(name.p + 3, name.n - 6, num))
+		return PX_SREG_PM64;
+	for (size_t i = 0; i < PX_COUNTOF(sregs); i++)
+		if (sregs[i].shape == 2 && i != PX_SREG_PM64 && name.n > sregs[i].len &&
+		    memcmp(name.p, sregs[i].name, sregs[i].len) == 0 &&
+		    small_number(name.p + sregs[i].len, name.n - sregs[i].len, num))
+			return (int)i;
+	return -1;
+}
+
+/* ---- operands ---- */
+
+static bool adjacent(const struct px_parser *P)
+{
+	return P->tok.text.p == P->prev.text.p + P->prev.text.n;
+}
+
+static void push_operand(struct px_parser *P, const struct px_operand *o)
+{
+	*PX_VEC_PUSH(P->ostk, P->nostk, P->capostk) = *o;
+}
+
+/* Moves ostk[mark..] into an arena array: the elements of *o. */
+static bool pop_elems(struct px_parser *P, size_t mark, struct px_operand *o)
+{
+	size_t n = P->nostk - mark;
+	P->nostk = mark;
+	if (n > PX_MAX_OPERANDS)
+		return px_p_error(P, o->line, o->col, "too many elements (limit %d)", PX_MAX_OPERANDS);
+	o->nelems = (uint16_t)n;
+	if (n) {
+		o->elems = px_arena_alloc(P->a, n * sizeof *o->elems);
+		memcpy(o->elems, P->ostk + mark, n * sizeof *o->elems);
+	}
+	return true;
+}
+
+static void init_operand(struct px_operand *o, const struct px_token *t)
+{
+	memset(o, 0, sizeof *o);
+	o->comp = -1;
+	o->reg = -1;
+	o->line = t->line;
+	o->col = t->col;
+}
+
+/* component := '.' (x | y | z | w | r | g | b | a), written right after the name */
+static int component(px_str dot, bool xyz_only)
+{
+	if (dot.n != 2)
+		return -1;
+	switch (dot.p[1]) {
+	case 'x': case 'r': return dot.p[1] == 'r' && xyz_only ? -1 : 0;
+	case 'y': case 'g': return dot.p[1] == 'g' && xyz_only ? -1 : 1;
+	case 'z': case 'b': return dot.p[1] == 'b' && xyz_only ? -1 : 2;
+	case 'w': case 'a': return xyz_only ? -1 : 3;
+	default: return -1;
+	}
+}
+
+static bool parse_operand(struct px_parser *P, struct px_operand *o, int depth);
+
+/* A register, special register, sink or symbol (P->tok is the identifier).
+ * reg := NAME [component] ['|' reg]; sreg := %NAME [component];
+ * sym := NAME ['+' ['-'] INT] */
+static bool parse_name(struct px_parser *P, struct px_operand *o, int depth)
+{
+	px_str name = P->tok.text;
+	if (name.n == 1 && name.p[0] == '_') {
+		o->kind = PX_OPND_SINK;
+		px_p_advance(P);
+		return true;
+	}
+	int32_t id = px_p_lookup_reg(P, name);
+	if (id >= 0) {
+		o->kind = PX_OPND_REG;
+		o->reg = id;
+		px_p_advance(P);
+		if (P->tok.kind == PX_TK_DOT && adjacent(P)) {
+			int c = component(P->tok.text, false);
+			if (c < 0)
+				return px_p_error_tok(P, &P->tok, "bad vector component");
+			o->comp = (int8_t)c;
+			px_p_advance(P);
+		}
+		if (px_p_is_punct(P, '|') && depth == 0) {
+			/* a|b: a predicate pair (setp, shfl destinations) */
+			struct px_operand pair;
+			init_operand(&pair, &P->tok);
+			pair.kind = PX_OPND_VEC;
+			pair.pair = 1;
+			pair.line = o->line;
+			pair.col = o->col;
+			px_p_advance(P);
+			struct px_operand second;
+			init_operand(&second, &P->tok);
+			if (P->tok.kind != PX_TK_IDENT || !parse_name(P, &second, depth + 1))
+				return P->stop ? false : px_p_error_tok(P, &P->prev, "expected a register after '|'");
+			if (second.kind != PX_OPND_REG && second.kind != PX_OPND_SINK)
+				return px_p_error(P, second.line, second.col, "expected a register after '|'");
+			size_t mark = P->nostk;
+			push_operand(P, o);
+			push_operand(P, &second);
+			if (!pop_elems(P, mark, &pair))
+				return false;
+			*o = pair;
+		}
+		return true;
+	}
+	if (name.p[0] == '%') {
+		int num;
+		int s = lookup_sreg(name, &num);
+		if (s < 0)
+			return px_p_error_tok(P, &P->tok, "undeclared register '" PX_STR_FMT "'",
+			                      PX_STR_ARG(name));
+		o->kind = PX_OPND_SREG;
+		o->sreg = (uint16_t)s;
+		o->comp = (int8_t)num;
+		px_p_advance(P);
+		if (P->tok.kind == PX_TK_DOT && adjacent(P) && sregs[s].shape == 1) {
+			int c = component(P->tok.text, true);
+			if (c < 0)
+				return px_p_error_tok(P, &P->tok, "bad special register component");
+			o->comp = (int8_t)c;
+			px_p_advance(P);
+		}
+		return true;
+	}
+	o->kind = PX_OPND_SYM;
+	o->sym = name;
+	px_p_advance(P);
+	if (px_p_is_punct(P, '+')) {
+		px_p_advance(P);
+		bool neg = false;
+		if (px_p_is_punct(P, '-')) {
+			neg = true;
+			px_p_advance(P);
+		}
+		if (P->tok.kind != PX_TK_INT)
+			return px_p_error_tok(P, &P->tok, "expected an integer offset");
+		o->imm = neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u;
+		px_p_advance(P);
+	}
+	return true;
+}
+
+/* A number (P->tok is INT or FLOAT); neg for a leading '-'. */
+static bool parse_number(struct px_parser *P, struct px_operand *o, bool neg)
+{
+	const struct px_token *t = &P->tok;
+	if (t->kind == PX_TK_INT) {
+		if (t->flags & PX_TKF_OVERFLOW)
+			return px_p_error_tok(P, t, "integer constant too large");
+		o->kind = PX_OPND_IMM;
+		o->imm = (int64_t)t->u;
+		if (neg)
+			o->imm = (int64_t)(0 - t->u);
+	} else {
+		o->kind = PX_OPND_FIMM;
+		o->fimm = neg ? -t->f : t->f;
+		o->is_f32 = (t->flags & PX_TKF_F32) != 0;
+	}
+	px_p_advance(P);
+	return true;
+}
+
+/* elems := operand {',' operand}, closed by close; P->tok just past the opener. */
+static bool parse_elems(struct px_parser *P, struct px_operand *o, char close, int depth,
+                        bool allow_empty)
+{
+	size_t mark = P->nostk;
+	if (px_p_is_punct(P, close) && allow_empty) {
+		px_p_advance(P);
+		return pop_elems(P, mark, o);
+	}
+	for (;;) {
+		struct px_operand e;
+		if (!parse_operand(P, &e, depth + 1)) {
+			P->nostk = mark;
+			return false;
+		}
+		push_operand(P, &e);
+		if (px_p_is_punct(P, ',')) {
+			px_p_advance(P);
+			continue;
+		}
+		if (px_p_is_punct(P, close)) {
+			px_p_advance(P);
+			return pop_elems(P, mark, o);
+		}
+		P->nostk = mark;
+		return px_p_error_tok(P, &P->tok, "expected ',' or '%c'", close);
+	}
+}
+
+/* address := '[' base [('+' | '-') ['-'] INT] ']'     base := reg | NAME | INT
+ *          | '[' operand ',' operand {',' operand} ']'  (texture/surface: LIST, bracket) */
+static bool parse_address(struct px_parser *P, struct px_operand *o, int depth)
+{
+	px_p_advance(P);
+	struct px_operand base;
+	if (!parse_operand(P, &base, depth + 1))
+		return false;
+	int64_t off = 0;
+	bool has_off = false;
+	while (px_p_is_punct(P, '+') || px_p_is_punct(P, '-')) {
+		bool neg = P->tok.ch == '-';
+		px_p_advance(P);
+		if (px_p_is_punct(P, '-')) {
+			neg = !neg;
+			px_p_advance(P);
+		}
+		if (P->tok.kind != PX_TK_INT || (P->tok.flags & PX_TKF_OVERFLOW))
+			return px_p_error_tok(P, &P->tok, "expected an integer offset in address");
+		off += neg ? (int64_t)(0 - P->tok.u) : (int64_t)P->tok.u;
+		has_off = true;
+		px_p_advance(P);
+	}
+	if (px_p_is_punct(P, ']')) {
+		px_p_advance(P);
+		o->kind = PX_OPND_ADDR;
+		switch (base.kind) {
+		case PX_OPND_REG:
+			if (base.comp >= 0)
+				return px_p_error(P, base.line, base.col, "vector component in an address");
+			o->reg = base.reg;
+			o->imm = off;
+			return true;
+		case PX_OPND_SYM:
+			o->sym = base.sym;
+			o->imm = base.imm + off;
+			return true;
+		case PX_OPND_IMM:
+			o->imm = base.imm + off;
+			return true;
+		default:
+			return px_p_error(P, base.line, base.col, "expected a register, name or integer in address");
+		}
+	}
+	if (!px_p_is_punct(P, ',') || has_off || depth > 0)
+		return px_p_error_tok(P, &P->tok, "expected ']' after address");
+	/* [tex, sampler, {coords}]: a bracketed list */
+	px_p_advance(P);
+	size_t mark = P->nostk;
+	push_operand(P, &base);
+	struct px_operand rest;
+	init_operand(&rest, &P->tok);
+	if (!parse_elems(P, &rest, ']', depth, false)) {
+		P->nostk = mark;
+		return false;
+	}
+	for (uint32_t i = 0; i < rest.nelems; i++)
+		push_operand(P, &rest.elems[i]);
+	o->kind = PX_OPND_LIST;
+	o->bracket = 1;
+	return pop_elems(P, mark, o);
+}
+
+/* operand := '!' reg | '-' (INT | FLOAT | reg) | reg | sreg | '_' | INT | FLOAT
+ *          | sym | address | '{' elems '}' | '(' [elems] ')'
+ * depth counts enclosing aggregates; at most one level of nesting below the
+ * top (so a texture bracket may hold a vector). */
+static bool parse_operand(struct px_parser *P, struct px_operand *o, int depth)
+{
+	init_operand(o, &P->tok);
+	const struct px_token *t = &P->tok;
+	if (t->kind == PX_TK_IDENT)
+		return parse_name(P, o, depth);
+	if (t->kind == PX_TK_INT || t->kind == PX_TK_FLOAT)
+		return parse_number(P, o, false);
+	if (t->kind == PX_TK_PUNCT) {
+		char c = t->ch;
+		if (c == '!' || c == '-') {
+			px_p_advance(P);
+			if (c == '-' && (P->tok.kind == PX_TK_INT || P->tok.kind == PX_TK_FLOAT))
+				return parse_number(P, o, true);
+			if (P->tok.kind != PX_TK_IDENT)
+				return px_p_error_tok(P, &P->tok, "expected a register after '%c'", c);
+			if (!parse_name(P, o, depth + 1))
+				return false;
+			if (o->kind != PX_OPND_REG)
+				return px_p_error(P, o->line, o->col, "expected a register after '%c'", c);
+			o->neg = 1;
+			return true;
+		}
+		if (depth < 2 && (c == '{' || c == '(' || c == '[')) {
+			if (c == '[')
+				return parse_address(P, o, depth);
+			px_p_advance(P);
+			o->kind = c == '{' ? PX_OPND_VEC : PX_OPND_LIST;
+			return parse_elems(P, o, c == '{' ? '}' : ')', depth, c == '(');
+		}
+	}
+	return px_p_error_tok(P, t, "expected an operand");
+}
+
+/* ---- instructions ---- */
+
+static bool has_cmp_lohi(enum px_opcode op)
+{
+	return op == PX_OP_SETP || op == PX_OP_SET || op == PX_OP_VSET ||
+	       op == PX_OP_VSET2 || op == PX_OP_VSET4;
+}
+
+static void decode_modifier(struct px_parser *P, struct px_insn *in, px_str dot)
+{
+	uint32_t v = 0;
+	switch (px_p_modifier(P, dot, &v)) {
+	case 'S':
+		if (in->space == PX_SPACE_NONE)
+			in->space = (uint8_t)v;
+		break;
+	case 'V':
+		in->vec = (uint8_t)v;
+		break;
+	case 'T':
+		if (in->ntypes < PX_COUNTOF(in->types))
+			in->types[in->ntypes++] = (uint8_t)v;
+		break;
+	case 'C':
+		if (in->cmp == PX_CMP_NONE)
+			in->cmp = (uint8_t)v;
+		break;
+	case 'H':
+		if (has_cmp_lohi(in->op)) {
+			if (in->cmp == PX_CMP_NONE)
+				in->cmp = v == PX_MOD_LO ? PX_CMP_LO : PX_CMP_HI;
+		} else {
+			in->mods |= v;
+		}
+		break;
+	case 'F':
+		if (v == PX_MOD_UNI && !(in->op == PX_OP_BRA || in->op == PX_OP_BRX ||
+		                         in->op == PX_OP_CALL || in->op == PX_OP_RET))
+			break;  /* vote.uni is a vote mode, not a uniformity promise */
+		in->mods |= v;
+		break;
+	default:
+		break;
+	}
+}
+
+static void label_ref(struct px_parser *P, const struct px_operand *o)
+{
+	struct px_labelref *r = PX_VEC_PUSH(P->refs, P->nrefs, P->caprefs);
+	r->name = o->sym;
+	r->line = o->line;
+	r->col = o->col;
+}
+
+bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
+{
+	struct px_insn in;
+	memset(&in, 0, sizeof in);
+	in.guard = -1;
+	in.vec = 1;
+	struct px_token op;
+	if (!opcode) {
+		/* guard := '@' ['!'] reg */
+		in.line = P->tok.line;
+		in.col = P->tok.col;
+		px_p_advance(P);
+		if (px_p_is_punct(P, '!')) {
+			in.guard_neg = 1;
+			px_p_advance(P);
+		}
+		if (P->tok.kind != PX_TK_IDENT)
+			return px_p_error_tok(P, &P->tok, "expected a predicate register after '@'");
+		in.guard = px_p_lookup_reg(P, P->tok.text);
+		if (in.guard < 0)
+			return px_p_error_tok(P, &P->tok, "undeclared register '" PX_STR_FMT "'",
+			                      PX_STR_ARG(P->tok.text));
+		px_p_advance(P);
+		if (P->tok.kind != PX_TK_IDENT)
+			return px_p_error_tok(P, &P->tok, "expected an instruction after the guard");
+		op = P->tok;
+		px_p_advance(P);
+	} else {
+		op = *opcode;
+		in.line = op.line;
+		in.col = op.col;
+	}
+	in.opname = op.text;
+	struct px_symslot *os = px_symtab_find(&P->opcodes, op.text, false);
+	in.op = (uint16_t)(os ? os->val : PX_OP_UNKNOWN);
+	if (in.op == PX_OP_UNKNOWN) {
+		px_diag_add(P->diags, PX_WARNING, P->path, op.line, op.col, NULL,
+		            "unknown instruction '" PX_STR_FMT "'", PX_STR_ARG(op.text));
+		P->m->nunknown_ops++;
+	}
+	/* modifiers: dot tokens written right after the opcode */
+	const char *mstart = NULL, *mend = NULL;
+	while (P->tok.kind == PX_TK_DOT && adjacent(P)) {
+		if (!mstart)
+			mstart = P->tok.text.p;
+		mend = P->tok.text.p + P->tok.text.n;
+		decode_modifier(P, &in, P->tok.text);
+		px_p_advance(P);
+	}
+	in.modtext = mstart ? px_str_make(mstart, (size_t)(mend - mstart)) : px_str_make(op.text.p + op.text.n, 0);
+	/* operands */
+	size_t base = P->nostk;
+	if (!px_p_is_punct(P, ';')) {
+		for (;;) {
+			struct px_operand o;
+			if (!parse_operand(P, &o, 0)) {
+				P->nostk = base;
+				return false;
+			}
+			push_operand(P, &o);
+			if (!px_p_is_punct(P, ','))
+				break;
+			px_p_advance(P);
+		}
+	}
+	if (!px_p_is_punct(P, ';')) {
+		P->nostk = base;
+		return px_p_error_tok(P, &P->tok, "expected ';' after instruction");
+	}
+	px_p_advance(P);
+	size_t n = P->nostk - base;
+	if (n > PX_MAX_OPERANDS) {
+		P->nostk = base;
+		return px_p_error(P, in.line, in.col, "too many operands (limit %d)", PX_MAX_OPERANDS);
+	}
+	in.nopnds = (uint16_t)n;
+	if (n) {
+		in.opnds = px_arena_alloc(P->a, n * sizeof *in.opnds);
+		memcpy(in.opnds, P->ostk + base, n * sizeof *in.opnds);
+	}
+	P->nostk = base;
+	/* branch targets must be labels of this function */
+	if (in.op == PX_OP_BRA) {
+		for (uint32_t i = 0; i < in.nopnds; i++)
+			if (in.opnds[i].kind == PX_OPND_SYM)
+				label_ref(P, &in.opnds[i]);
+	} else if (in.op == PX_OP_BRX && in.nopnds && in.opnds[in.nopnds - 1].kind == PX_OPND_SYM) {
+		label_ref(P, &in.opnds[in.nopnds - 1]);
+	}
+	in.loc_file = P->loc_file;
+	in.loc_line = P->loc_line;
+	in.loc_col = P->loc_col;
+	*PX_VEC_PUSH(P->insns, P->ninsns, P->capinsns) = in;
+	return true;
+}

@@ -1,0 +1,104 @@
+/* parser_int.h: state shared by the two halves of the PTX parser
+ * (parser.c: module, functions, declarations, scopes; parse_insn.c:
+ * instructions, modifiers and operands). Internal to analyzer/ptx. */
+#ifndef PX_PTX_PARSER_INT_H
+#define PX_PTX_PARSER_INT_H
+
+#include "../ir.h"
+#include "lexer.h"
+
+#define PX_MAX_ERRORS 50
+#define PX_MAX_SCOPE_DEPTH 1024
+#define PX_MAX_OPERANDS 65535
+
+/* Open-addressing map from a name (a view into the text) to an int32. */
+struct px_symslot {
+	const char *p;       /* NULL = empty */
+	uint32_t n;
+	uint32_t hash;
+	int32_t val;
+};
+struct px_symtab {
+	struct px_symslot *slots;
+	uint32_t cap, n;
+	uint32_t *used;      /* occupied slot indices, for a cheap reset */
+	uint32_t nused, capused;
+};
+
+/* One register binding: a plain name or a parameterised prefix (%r<100>). */
+struct px_regent {
+	px_str key;
+	int32_t first;       /* dense id of %r0 (or of the plain register) */
+	uint32_t count;      /* ids in a parameterised range */
+	bool range;          /* declared as name<count> */
+	int32_t shadow;      /* binding this one hides, -1 = none */
+};
+
+struct px_labelref {
+	px_str name;
+	uint32_t line, col;
+};
+
+struct px_parser {
+	const char *path;
+	struct px_module *m;
+	struct px_arena *a;
+	struct px_diags *diags;
+	struct px_lexer lx;
+	struct px_token tok, prev;
+	uint32_t nerrors;
+	bool stop;                 /* too many errors or a fatal one: unwind */
+
+	/* module scratch (malloc'd, copied into the arena at the end) */
+	struct px_func *funcs; size_t nfuncs, capfuncs;
+	struct px_var *mvars; size_t nmvars, capmvars;
+	struct px_file_entry *files; size_t nfiles, capfiles;
+	px_str *targets; size_t ntargets, captargets;
+	struct px_symtab funcnames;
+	uint64_t reg_budget;       /* register ids the module may still declare */
+
+	/* function scratch, reused from one function to the next */
+	struct px_insn *insns; size_t ninsns, capinsns;
+	struct px_label *labels; size_t nlabels, caplabels;
+	struct px_regdecl *regs; size_t nregs, capregs;
+	struct px_var *vars; size_t nvars, capvars;
+	px_str *pragmas; size_t npragmas, cappragmas;
+	struct px_branchtargets *bts; size_t nbts, capbts;
+	px_str *btnames; size_t nbtnames, capbtnames;
+	struct px_labelref *refs; size_t nrefs, caprefs;
+	struct px_symtab regtab, labtab;
+	struct px_symtab opcodes, modtab;  /* spelling -> enum px_opcode / mods[] index */
+	bool plain_digit_regs;     /* a register named like %x5 was declared (not %x<N>) */
+	struct px_regent *regents; size_t nregents, capregents;
+	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */
+	struct px_operand *ostk; size_t nostk, capostk; /* operands being built */
+	uint32_t loc_file, loc_line, loc_col;
+};
+
+static inline bool px_p_is_punct(const struct px_parser *P, char c)
+{
+	return P->tok.kind == PX_TK_PUNCT && P->tok.ch == c;
+}
+
+/* parser.c */
+void px_p_advance(struct px_parser *P);
+bool px_p_error(struct px_parser *P, uint32_t line, uint32_t col, const char *fmt, ...) PX_PRINTF(4, 5);
+/* Reports an error at token t; an error token reports its own message. */
+bool px_p_error_tok(struct px_parser *P, const struct px_token *t, const char *fmt, ...) PX_PRINTF(3, 4);
+/* Resolves a register name through the scope stack; -1 if undeclared. */
+int32_t px_p_lookup_reg(struct px_parser *P, px_str name);
+struct px_symslot *px_symtab_find(struct px_symtab *t, px_str k, bool insert);
+/* Fills P->opcodes and P->modtab (parse_insn.c). */
+void px_p_init_tables(struct px_parser *P);
+
+/* parse_insn.c */
+/* instruction := ['@' ['!'] reg] opcode {modifier} [operand {',' operand}] ';'
+ * With opcode NULL, requires P->tok at '@'; otherwise the opcode token was
+ * just consumed (P->prev) and is passed in. Appends to P->insns. */
+bool px_p_instruction(struct px_parser *P, const struct px_token *opcode);
+/* Decodes one modifier/type/space spelling (with its dot). Returns its kind:
+ * 0 none, 'S' space (*val = enum px_space), 'V' vector (2/4/8), 'T' type,
+ * 'C' comparison, 'F' modifier flag, 'H' .hi/.lo (flag or comparison). */
+int px_p_modifier(struct px_parser *P, px_str dot, uint32_t *val);
+
+#endif
