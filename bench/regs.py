@@ -26,6 +26,11 @@ SETS = [("corpus+examples", os.path.join(ROOT, "tests", "fixtures", "ptxas", "tr
 GOAL_MEDIAN, GOAL_WITHIN = 10.0, 70.0
 
 
+def short(name, width=110):
+    """Long (CUB) mangled names, shortened in the middle so that they stay distinct."""
+    return name if len(name) <= width else name[:width // 2 - 2] + "..." + name[-(width // 2 - 1):]
+
+
 def pct(sorted_vals, q):
     """Nearest-rank percentile (q in 0..100) of a sorted non-empty list."""
     k = max(0, min(len(sorted_vals) - 1, int(round(q / 100.0 * len(sorted_vals) + 0.5)) - 1))
@@ -90,7 +95,7 @@ def bench_set(name, truth_path, ptxray):
     worst = sorted(rows, key=lambda r: (-abs(r[4] - r[3]) / r[3], r[1], r[2]))[:10]
     print("  10 worst (ptxas -> estimate):")
     for target, path, kname, p, e in worst:
-        print("    %4d -> %-4d %+6.0f%%  %s  %s" % (p, e, (e - p) * 100.0 / p, path, kname[:90]))
+        print("    %4d -> %-4d %+6.0f%%  %s  %s" % (p, e, (e - p) * 100.0 / p, path, short(kname)))
 
 
 def main(argv):
