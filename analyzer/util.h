@@ -49,7 +49,8 @@ size_t px_arena_used(const struct px_arena *a);
 #define PX_ARENA_PUSH(arena, items, n, cap)                                       \
 	(((n) == (cap) ? ((items) = px_arena_grow((arena), (items),                \
 	                                          (size_t)(cap) * sizeof *(items), \
-	                                          (size_t)((cap) = (cap) ? (cap) * 2 : 8) * sizeof *(items))) \
+	                                          (size_t)((cap) ? (cap) * 2 : 8) * sizeof *(items)), \
+	                  (cap) = (cap) ? (cap) * 2 : 8, 0)                         \
 	               : 0),                                                      \
 	 &(items)[(n)++])
 
