@@ -114,7 +114,7 @@ static void render_diags(FILE *to, struct px_diags *d, const struct source *srcs
 		for (size_t s = 0; s < nsrcs; s++) {
 			const char *ls;
 			size_t ln;
-			if (strcmp(srcs[s].path, g->file) != 0 ||
+			if (!srcs[s].path || strcmp(srcs[s].path, g->file) != 0 ||
 			    !find_line(srcs[s].text, srcs[s].len, g->line, &ls, &ln))
 				continue;
 			if (ln > 200)  /* very long lines: show the part around the column */

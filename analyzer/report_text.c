@@ -69,7 +69,8 @@ void px_report_text(struct px_buf *out, const struct px_file_report *files, size
 		}
 		px_buf_puts(out, " ");
 		for (int c = 0; c < COLS; c++)
-			px_buf_printf(out, right[c] ? " %*s" : " %-*s", (int)w[c], headers[c]);
+			px_buf_printf(out, right[c] ? " %*s" : " %-*s",
+			              c == COLS - 1 && !right[c] ? 0 : (int)w[c], headers[c]);
 		px_buf_puts(out, "\n");
 		for (size_t k = 0; k < r->nkernels; k++) {
 			px_buf_puts(out, " ");
