@@ -46,7 +46,8 @@ def compile_one(src, target):
 def ptx_files():
     """Repository-relative paths of every PTX file with ground truth, sorted."""
     files = []
-    for d in (os.path.join("tests", "corpus", "ptx"), "examples"):
+    for d in (os.path.join("tests", "corpus", "ptx"), "examples",
+              os.path.join("tests", "fixtures", "shared")):
         full = os.path.join(ROOT, d)
         if os.path.isdir(full):
             files += [os.path.join(d, f) for f in sorted(os.listdir(full)) if f.endswith(".ptx")]
