@@ -42,6 +42,7 @@ LIB_SOURCES = [
     'analyzer/pass_dom.c',
     'analyzer/pass_live.c',
     'analyzer/pass_loops.c',
+    'analyzer/pass_mentions.c',
     'analyzer/pipeline.c',
     'analyzer/ptx/lexer.c',
     'analyzer/ptx/parse_insn.c',

@@ -251,6 +251,7 @@ struct px_var {
 	uint8_t ptr_space;    /* .ptr.global etc. */
 	uint32_t ptr_align;   /* .ptr .align N */
 	uint32_t line, col;
+	bool mentioned;       /* fill_mentions: a function's own variable that its code names */
 };
 /* Bytes the variable occupies: elems * vec * (type bits / 8). 0 for unsized. */
 uint64_t px_var_size(const struct px_var *v);
@@ -321,6 +322,8 @@ struct px_func {
 	uint32_t max_live_pred;     /* peak predicates live at once */
 	uint32_t reg_estimate;      /* estimated registers ptxas allocates (see pass_live.c) */
 	uint32_t max_live_insn;     /* instruction where max_live is first reached; UINT32_MAX if none */
+	/* ---- filled by fill_mentions (module arena: outlives the body) ---- */
+	uint32_t *mod_mentions; uint32_t nmod_mentions;  /* module variables the code names, sorted indices */
 };
 
 struct px_block {
@@ -392,6 +395,7 @@ enum px_pass {
 	PX_PASS_POSTDOM = 1u << 2,
 	PX_PASS_LOOPS = 1u << 3,
 	PX_PASS_LIVE = 1u << 4,
+	PX_PASS_MENTIONS = 1u << 5,
 };
 /* Runs every pass over every function with a body, in order. With verify
  * set (debug builds), checks the IR between passes; a broken invariant is
@@ -419,6 +423,7 @@ void fill_dom(struct px_module *m, struct px_func *f);
 void fill_postdom(struct px_module *m, struct px_func *f);
 void fill_loops(struct px_module *m, struct px_func *f);
 void fill_live(struct px_module *m, struct px_func *f);
+void fill_mentions(struct px_module *m, struct px_func *f);
 bool px_ir_verify(const struct px_module *m, const struct px_func *f,
                   unsigned passes_done, struct px_diags *diags);
 
@@ -435,6 +440,7 @@ void px_dump_dom(struct px_buf *out, const struct px_module *m, const struct px_
 void px_dump_postdom(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_loops(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_live(struct px_buf *out, const struct px_module *m, const struct px_func *f);
+void px_dump_mentions(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 
 /* Register operands an instruction defines and uses, in order: fills up to
  * max ids into out and returns the count (which may exceed max). Vector

@@ -39,19 +39,6 @@ static const struct cmd commands[] = {
 	 "  --dump=PASS[,PASS]   print a pass's state to standard error (see --dump=list)\n"},
 };
 
-typedef void (*dump_fn)(struct px_buf *, const struct px_module *, const struct px_func *);
-struct dump_flag {
-	const char *name;
-	const char *summary;
-	dump_fn dump;
-};
-/* Sorted by name. */
-static const struct dump_flag dump_flags[] = {
-	{"cfg", "basic blocks, successors, predecessors, dominators, post-dominators", px_dump_cfg},
-	{"live", "registers live in and out of each block, peak pressure", px_dump_live},
-	{"loops", "natural loops: header, latches, blocks, exits, depth", px_dump_loops},
-};
-
 static void usage_all(FILE *to)
 {
 	fprintf(to, "usage: ptxray COMMAND [options] [FILE...]\n\ncommands:\n");
@@ -231,8 +218,10 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (dump && strcmp(dump, "list") == 0) {
-		for (size_t d = 0; d < PX_COUNTOF(dump_flags); d++)
-			printf("%-6s %s\n", dump_flags[d].name, dump_flags[d].summary);
+		size_t np;
+		const struct px_pass_info *passes = px_passes(&np);
+		for (size_t d = 0; d < np; d++)
+			printf("%-9s %s\n", passes[d].name, passes[d].desc);
 		goto out;
 	}
 	if (dump) {
@@ -240,15 +229,13 @@ static int cmd_report(int argc, char **argv)
 		const char *p = dump;
 		while (*p) {
 			size_t n = strcspn(p, ",");
-			bool found = false;
-			for (size_t d = 0; d < PX_COUNTOF(dump_flags); d++)
-				found |= strlen(dump_flags[d].name) == n && strncmp(dump_flags[d].name, p, n) == 0;
-			if (!found) {
-				char *name = xstrndup(p, n);
+			char *name = xstrndup(p, n);
+			bool found = px_pass_find(name) != NULL;
+			if (!found)
 				rc = bad_usage("unknown --dump pass '%s' (see --dump=list)", name);
-				free(name);
+			free(name);
+			if (!found)
 				goto out;
-			}
 			p += n + (p[n] == ',');
 		}
 	}
@@ -290,10 +277,11 @@ static int cmd_report(int argc, char **argv)
 				const char *p = dump;
 				while (*p) {
 					size_t n = strcspn(p, ",");
-					for (size_t d = 0; d < PX_COUNTOF(dump_flags); d++)
-						if (strlen(dump_flags[d].name) == n &&
-						    strncmp(dump_flags[d].name, p, n) == 0)
-							dump_flags[d].dump(&b, m, &m->funcs[fn]);
+					char *name = xstrndup(p, n);
+					const struct px_pass_info *pi = px_pass_find(name);
+					free(name);
+					if (pi && pi->dump)
+						pi->dump(&b, m, &m->funcs[fn]);
 					p += n + (p[n] == ',');
 				}
 			}

@@ -39,6 +39,12 @@ static void run_live(struct px_module *m, struct px_func *f, struct px_diags *d)
 	fill_live(m, f);
 }
 
+static void run_mentions(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_mentions(m, f);
+}
+
 static const struct px_pass_info passes[] = {
 	{"cfg", PX_PASS_CFG, 0,
 	 "blocks, succs/preds, insn->block, rpo, reachable, callees",
@@ -55,6 +61,9 @@ static const struct px_pass_info passes[] = {
 	{"live", PX_PASS_LIVE, PX_PASS_CFG,
 	 "live_in/live_out, max_live, max_live_pred, reg_estimate",
 	 "register liveness, pressure and the register estimate", run_live, px_dump_live},
+	{"mentions", PX_PASS_MENTIONS, 0,
+	 "vars[].mentioned, mod_mentions",
+	 "variables the code names (for the shared-memory layout)", run_mentions, px_dump_mentions},
 };
 
 const struct px_pass_info *px_passes(size_t *n)

@@ -20,63 +20,12 @@
  * they take no static space and set the dynamic flag; but when the module
  * declares any, ptxas rounds every kernel's static total up to a multiple of
  * the largest of their alignments and 16 (the dynamic part starts there),
- * whether or not that kernel mentions them. */
+ * whether or not that kernel mentions them.
+ * Reads only what outlives a function's body (fill_cfg's callees and
+ * fill_mentions's summary), so it works after the bodies are dropped. */
 #include <string.h>
 
 #include "report.h"
-
-/* Marks, for function f, which of its own variables (own[]) and which
- * module variables (mod[]) its instructions mention. A name resolves to the
- * function's own declaration first, then to the module scope. */
-static void mark_mentions(const struct px_module *m, const struct px_func *f,
-                          bool *own, bool *mod);
-
-static void mark_name(const struct px_module *m, const struct px_func *f,
-                      px_str name, bool *own, bool *mod)
-{
-	if (name.n == 0)
-		return;
-	for (uint32_t i = f->nvars; i-- > 0;) {
-		if (px_str_eq(f->vars[i].name, name)) {
-			own[i] = true;
-			return;
-		}
-	}
-	for (uint32_t i = 0; i < m->nvars; i++) {
-		if (px_str_eq(m->vars[i].name, name)) {
-			mod[i] = true;
-			return;
-		}
-	}
-}
-
-static void mark_operand(const struct px_module *m, const struct px_func *f,
-                         const struct px_operand *o, bool *own, bool *mod)
-{
-	switch (o->kind) {
-	case PX_OPND_SYM:
-	case PX_OPND_ADDR:
-		mark_name(m, f, o->sym, own, mod);
-		break;
-	case PX_OPND_VEC:
-	case PX_OPND_LIST:
-		for (uint32_t i = 0; i < o->nelems; i++)
-			mark_operand(m, f, &o->elems[i], own, mod);
-		break;
-	default:
-		break;
-	}
-}
-
-static void mark_mentions(const struct px_module *m, const struct px_func *f,
-                          bool *own, bool *mod)
-{
-	for (uint32_t i = 0; i < f->ninsns; i++) {
-		const struct px_insn *in = &f->insns[i];
-		for (uint32_t k = 0; k < in->nopnds; k++)
-			mark_operand(m, f, &in->opnds[k], own, mod);
-	}
-}
 
 /* Fills reach[] (nfuncs entries) with the functions k calls, transitively,
  * k itself excluded. Needs fill_cfg's callee lists. */
@@ -122,10 +71,10 @@ static void place(struct layout *l, const struct px_var *v)
 }
 
 /* Places f's own shared variables whose mention flag equals want. */
-static void place_own(struct layout *l, const struct px_func *f, const bool *own, bool want)
+static void place_own(struct layout *l, const struct px_func *f, bool want)
 {
 	for (uint32_t i = 0; i < f->nvars; i++)
-		if (is_shared(&f->vars[i]) && own[i] == want)
+		if (is_shared(&f->vars[i]) && f->vars[i].mentioned == want)
 			place(l, &f->vars[i]);
 }
 
@@ -134,29 +83,25 @@ uint64_t px_shared_static_bytes(const struct px_module *m, uint32_t kernel, bool
 	struct layout l = {0, false};
 	bool *reach = xcalloc(m->nfuncs + 1, sizeof *reach);
 	bool *mod = xcalloc(m->nvars + 1, sizeof *mod);
-	bool **own = xcalloc(m->nfuncs + 1, sizeof *own);
 	const struct px_func *k = &m->funcs[kernel];
 
 	reachable_callees(m, kernel, reach);
 	reach[kernel] = true;
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		if (!reach[i])
-			continue;
-		own[i] = xcalloc(m->funcs[i].nvars + 1, sizeof **own);
-		mark_mentions(m, &m->funcs[i], own[i], mod);
-	}
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		for (uint32_t v = 0; reach[i] && v < m->funcs[i].nmod_mentions; v++)
+			mod[m->funcs[i].mod_mentions[v]] = true;
 
-	place_own(&l, k, own[kernel], true);                       /* 1 */
+	place_own(&l, k, true);                                    /* 1 */
 	for (uint32_t i = 0; i < m->nvars; i++)                    /* 2 */
 		if (mod[i] && is_shared(&m->vars[i]))
 			place(&l, &m->vars[i]);
 	for (uint32_t i = 0; i < m->nfuncs; i++)                   /* 3 */
 		if (reach[i] && i != kernel)
-			place_own(&l, &m->funcs[i], own[i], true);
-	place_own(&l, k, own[kernel], false);                      /* 4 */
+			place_own(&l, &m->funcs[i], true);
+	place_own(&l, k, false);                                   /* 4 */
 	for (uint32_t i = 0; i < m->nfuncs; i++)                   /* 5 */
 		if (reach[i] && i != kernel)
-			place_own(&l, &m->funcs[i], own[i], false);
+			place_own(&l, &m->funcs[i], false);
 
 	uint64_t round = 0;
 	for (uint32_t i = 0; i < m->nvars; i++) {
@@ -170,9 +115,6 @@ uint64_t px_shared_static_bytes(const struct px_module *m, uint32_t kernel, bool
 	if (round)
 		l.end = (l.end + round - 1) / round * round;
 
-	for (uint32_t i = 0; i < m->nfuncs; i++)
-		free(own[i]);
-	free(own);
 	free(mod);
 	free(reach);
 	if (dynamic)
