@@ -61,12 +61,15 @@ MAIN = 'analyzer/main.c'
 
 # Criterion unit tests: all of them go into one binary, build/unit_tests.
 UNIT_TESTS = [
+    'tests/unit/test_lexer.c',
+    'tests/unit/test_parser.c',
     'tests/unit/test_passes.c',
     'tests/unit/test_report.c',
 ]
 
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.
 FUZZ = [
+    'fuzz/fuzz_ptx.c',
     'fuzz/fuzz_ptxas.c',
 ]
 

@@ -580,12 +580,12 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 		P->nostk = base;
 		return px_p_error_tok(P, &P->tok, "expected ';' after instruction");
 	}
-	px_p_advance(P);
 	size_t n = P->nostk - base;
 	if (n > PX_MAX_OPERANDS) {
 		P->nostk = base;
 		return px_p_error(P, in.line, in.col, "too many operands (limit %d)", PX_MAX_OPERANDS);
 	}
+	px_p_advance(P);
 	in.nopnds = (uint16_t)n;
 	if (n) {
 		in.opnds = px_arena_alloc(P->a, n * sizeof *in.opnds);
