@@ -34,9 +34,11 @@ struct px_token {
 	char ch;           /* PX_TK_PUNCT: the character */
 	px_str text;       /* the token as written */
 	uint32_t line, col;
-	uint64_t u;        /* PX_TK_INT value (two's complement wrap above INT64_MAX) */
-	double f;          /* PX_TK_FLOAT value */
-	const char *err;   /* PX_TK_ERROR: static message */
+	union {
+		uint64_t u;        /* PX_TK_INT value (two's complement wrap above INT64_MAX) */
+		double f;          /* PX_TK_FLOAT value */
+		const char *err;   /* PX_TK_ERROR: static message */
+	};
 };
 
 struct px_lexer {

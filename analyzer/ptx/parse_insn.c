@@ -543,24 +543,51 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 		in.line = op.line;
 		in.col = op.col;
 	}
-	in.opname = op.text;
-	struct px_symslot *os = px_symtab_find(&P->opcodes, op.text, false);
-	in.op = (uint16_t)(os ? os->val : PX_OP_UNKNOWN);
-	if (in.op == PX_OP_UNKNOWN) {
-		px_diag_add(P->diags, PX_WARNING, P->path, op.line, op.col, NULL,
-		            "unknown instruction '" PX_STR_FMT "'", PX_STR_ARG(op.text));
-		P->m->nunknown_ops++;
-	}
 	/* modifiers: dot tokens written right after the opcode */
-	const char *mstart = NULL, *mend = NULL;
+	const char *mend = op.text.p + op.text.n;
 	while (P->tok.kind == PX_TK_DOT && adjacent(P)) {
-		if (!mstart)
-			mstart = P->tok.text.p;
 		mend = P->tok.text.p + P->tok.text.n;
-		decode_modifier(P, &in, P->tok.text);
 		px_p_advance(P);
 	}
-	in.modtext = mstart ? px_str_make(mstart, (size_t)(mend - mstart)) : px_str_make(op.text.p + op.text.n, 0);
+	px_str spelling = px_str_make(op.text.p, (size_t)(mend - op.text.p));
+	struct px_symslot *ts = px_symtab_find(&P->spellings, spelling, true);
+	if (ts->val < 0) {
+		/* first time this spelling is seen: decode it (PTX modifiers are
+		 * dot-separated words; `::` stays inside a word) */
+		struct px_insn *t = PX_VEC_PUSH(P->templates, P->ntemplates, P->captemplates);
+		memset(t, 0, sizeof *t);
+		t->vec = 1;
+		struct px_symslot *os = px_symtab_find(&P->opcodes, op.text, false);
+		t->op = (uint16_t)(os ? os->val : PX_OP_UNKNOWN);
+		const char *q = op.text.p + op.text.n;
+		while (q < mend) {
+			const char *w = q++;
+			while (q < mend && *q != '.')
+				q++;
+			decode_modifier(P, t, px_str_make(w, (size_t)(q - w)));
+		}
+		ts->val = (int32_t)(P->ntemplates - 1);
+	}
+	const struct px_insn *t = &P->templates[ts->val];
+	in.op = t->op;
+	in.space = t->space;
+	in.vec = t->vec;
+	in.cmp = t->cmp;
+	in.ntypes = t->ntypes;
+	memcpy(in.types, t->types, sizeof in.types);
+	in.mods = t->mods;
+	in.opname = op.text;
+	in.modtext = px_str_make(op.text.p + op.text.n, (size_t)(mend - op.text.p - op.text.n));
+	if (in.op == PX_OP_UNKNOWN) {
+		/* a warning each, up to a limit: garbage must not flood the list */
+		if (P->m->nunknown_ops < PX_MAX_UNKNOWN_WARNINGS)
+			px_diag_add(P->diags, PX_WARNING, P->path, op.line, op.col, NULL,
+			            "unknown instruction '" PX_STR_FMT "'", PX_STR_ARG(op.text));
+		else if (P->m->nunknown_ops == PX_MAX_UNKNOWN_WARNINGS)
+			px_diag_add(P->diags, PX_NOTE, P->path, op.line, op.col, NULL,
+			            "more unknown instructions follow; not reported one by one");
+		P->m->nunknown_ops++;
+	}
 	/* operands */
 	size_t base = P->nostk;
 	if (!px_p_is_punct(P, ';')) {

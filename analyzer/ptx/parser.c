@@ -1294,6 +1294,8 @@ static void parser_free(struct px_parser *P)
 	symtab_free(&P->labtab);
 	symtab_free(&P->opcodes);
 	symtab_free(&P->modtab);
+	symtab_free(&P->spellings);
+	free(P->templates);
 	free(P->regents);
 	free(P->scopes);
 	free(P->ostk);

@@ -10,6 +10,7 @@
 #define PX_MAX_ERRORS 50
 #define PX_MAX_SCOPE_DEPTH 1024
 #define PX_MAX_OPERANDS 65535
+#define PX_MAX_UNKNOWN_WARNINGS 100
 
 /* Open-addressing map from a name (a view into the text) to an int32. */
 struct px_symslot {
@@ -68,6 +69,10 @@ struct px_parser {
 	struct px_labelref *refs; size_t nrefs, caprefs;
 	struct px_symtab regtab, labtab;
 	struct px_symtab opcodes, modtab;  /* spelling -> enum px_opcode / mods[] index */
+	/* decoded opcode+modifier spellings ("ld.global.nc.v4.f32" -> templates[i]):
+	 * most instructions repeat a spelling seen before */
+	struct px_symtab spellings;
+	struct px_insn *templates; size_t ntemplates, captemplates;
 	bool plain_digit_regs;     /* a register named like %x5 was declared (not %x<N>) */
 	struct px_regent *regents; size_t nregents, capregents;
 	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */

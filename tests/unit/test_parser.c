@@ -926,3 +926,21 @@ Test(robustness, binary_garbage)
 	done(&p);
 	free(buf);
 }
+
+Test(errors, unknown_instruction_warnings_are_capped)
+{
+	size_t n = 1000;
+	char *src = xmalloc(n * 8 + 64);
+	size_t len = (size_t)sprintf(src, ".entry k() {\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(src + len, "\tfoo;\n");
+	len += (size_t)sprintf(src + len, "}\n");
+	struct parsed p = parse_buf(src, len);
+	cr_assert_eq(p.d.errors, 0);
+	cr_assert_eq(p.m->nunknown_ops, 1000);
+	cr_assert_eq(p.m->funcs[0].ninsns, 1000);
+	cr_assert_eq(p.d.n, 101);
+	ASSERT_DIAG(p, PX_NOTE, 102, 2, "more unknown instructions follow; not reported one by one");
+	done(&p);
+	free(src);
+}
