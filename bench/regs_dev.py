@@ -40,17 +40,22 @@ int main(int argc, char **argv)
 	return 0;
 }
 """
-DRV = os.path.join(tempfile.gettempdir(), "ptxray_regs_dev")
+DRV = os.path.join(tempfile.gettempdir(), "ptxray_regs_dev%d" % os.getpid())
 src = DRV + ".c"
 open(src, "w").write(DRIVER_C)
-lib = [os.path.join(ROOT, "analyzer", f) for f in
-       ("pass_cfg.c", "pass_dom.c", "pass_loops.c", "pass_live.c", "pipeline.c",
-        "verify.c", "dump.c", "ir.c", "util.c")]
-ptx = [os.path.join(ROOT, "analyzer", "ptx", f) for f in sorted(os.listdir(os.path.join(ROOT, "analyzer", "ptx"))) if f.endswith(".c")]
-subprocess.run(["gcc", "-std=c11", "-O2", "-I" + os.path.join(ROOT, "analyzer"), "-o", DRV, src] + ptx + lib, check=True)
+# The library as ninja built it, with pass_live.c compiled here (PASS_LIVE=path
+# to try another version of it; CFLAGS, e.g. -DFREE_WEIGHT=3, to try other
+# constants): its object comes first, so the archive's copy is not linked.
+live = os.environ.get("PASS_LIVE", os.path.join(ROOT, "analyzer", "pass_live.c"))
+archive = os.path.join(ROOT, "build", "libptxray.a")
+if not os.path.exists(archive):
+    sys.exit("%s: not built (run ninja)" % archive)
+subprocess.run(["gcc", "-std=c11", "-O2", "-I" + os.path.join(ROOT, "analyzer"), "-o", DRV, src, live, archive]
+               + os.environ.get("CFLAGS", "").split(), check=True)
 truth=json.load(open(os.environ.get('TRUTH',ROOT+'/tests/fixtures/ptxas/truth.json')))['files']
 files=sorted(truth)
 out=subprocess.run([DRV]+[ROOT+'/'+f for f in files],capture_output=True,text=True)
+os.unlink(DRV); os.unlink(src)
 sys.stderr.write(out.stderr[:2000])
 rows=[]
 for line in out.stdout.splitlines():

@@ -4,6 +4,7 @@
  * depend on the PTX parser). Each test asserts exact block numbers, edges,
  * dominators, loop shapes and live sets. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "irb.h"
@@ -408,6 +409,92 @@ Test(passes, pressure_counts_64bit_and_vectors)
 	irb_free(&b);
 }
 
+/* The register estimate (pass_live.c): a kernel with nothing live gets
+ * ptxas's smallest count, 4 (as ptxas 13.0 reports for this kernel). */
+Test(passes, estimate_empty_kernel)
+{
+	struct irb b = run(".entry k\nret\n");
+	cr_assert_eq(b.m->funcs[0].max_live, 0);
+	cr_assert_eq(b.m->funcs[0].reg_estimate, 4);
+	irb_free(&b);
+}
+
+/* Addresses base + immediate (and base + immediate + i) share one value
+ * class: they weigh as one register pair however many are live. */
+static const char offsets_kernel[] =
+	".entry k\n"
+	".reg .u64 %rd<12>\n"
+	".reg .f32 %f<5>\n"
+	".reg .u32 %r0\n"
+	"ld.param.u64 %rd0, [k_param_0]\n"
+	"ld.global.u32 %r0, [%rd0]\n"
+	"mul.wide.u32 %rd1, %r0, 4\n"
+	"add.s64 %rd2, %rd0, %rd1\n"     /* p + i */
+	"add.s64 %rd3, %rd0, 1024\n"     /* p + 1024 */
+	"add.s64 %rd4, %rd3, %rd1\n"     /* p + 1024 + i: the class of rd2 */
+	"add.s64 %rd5, %rd2, 2048\n"
+	"add.s64 %rd6, %rd2, 3072\n"
+	"ld.global.f32 %f1, [%rd2]\n"
+	"ld.global.f32 %f2, [%rd4]\n"
+	"ld.global.f32 %f3, [%rd5]\n"
+	"ld.global.f32 %f4, [%rd6]\n"
+	"st.global.f32 [%rd2], %f1\n"
+	"st.global.f32 [%rd4], %f2\n"
+	"st.global.f32 [%rd5], %f3\n"
+	"st.global.f32 [%rd6], %f4\n"
+	"ret\n";
+
+/* irb leaves instruction types out: the adds of offsets_kernel are .s64 */
+static struct irb run_typed(const char *text)
+{
+	struct irb b = irb_build(text);
+	struct px_func *f = &b.m->funcs[0];
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (f->insns[i].op == PX_OP_ADD) {
+			f->insns[i].ntypes = 1;
+			f->insns[i].types[0] = PX_TYPE_S64;
+		}
+	struct px_diags d = {0};
+	cr_assert(px_pipeline_run(b.m, &d, true));
+	px_diags_free(&d);
+	return b;
+}
+
+Test(passes, estimate_offsets_share_a_class)
+{
+	struct irb b = run_typed(offsets_kernel);
+	struct px_func *f = &b.m->funcs[0];
+	/* plain liveness: rd2, rd4, rd5, rd6 (8 units) and f1..f4 (4) */
+	cr_assert_eq(f->max_live, 12);
+	/* one pair for the addresses, four values and the loads hoisted above
+	 * them: a weighted peak of 7, + the overhead of 5 */
+	cr_assert_eq(f->reg_estimate, 12);
+	irb_free(&b);
+	b = run(offsets_kernel);  /* untyped adds: no classes, every address counts */
+	cr_assert_eq(b.m->funcs[0].reg_estimate, 17);
+	irb_free(&b);
+}
+
+/* Launch bounds cap the estimate: .maxntid 1024 leaves 64 registers a
+ * thread, 640 threads times 2 blocks leave 48; .maxnreg caps it too. */
+Test(passes, estimate_capped_by_launch_bounds)
+{
+	struct irb b = run_typed(offsets_kernel);
+	struct px_func *f = &b.m->funcs[0];
+	f->maxntid[0] = 1024;
+	fill_live(b.m, f);
+	cr_assert_eq(f->reg_estimate, 12);  /* under the cap: unchanged */
+	f->maxntid[0] = 4096;  /* 16 registers a thread */
+	f->minnctapersm = 2;   /* 8 */
+	fill_live(b.m, f);
+	cr_assert_eq(f->reg_estimate, 8);
+	f->maxntid[0] = f->minnctapersm = 0;
+	f->maxnreg = 9;
+	fill_live(b.m, f);
+	cr_assert_eq(f->reg_estimate, 9);
+	irb_free(&b);
+}
+
 Test(passes, dead_result_counts_at_its_definition)
 {
 	struct irb b = run(
@@ -486,8 +573,8 @@ Test(passes, pass_table)
 {
 	size_t n;
 	const struct px_pass_info *p = px_passes(&n);
-	const char *names[] = {"cfg", "dom", "postdom", "loops", "live"};
-	cr_assert_eq(n, 5);
+	const char *names[] = {"cfg", "dom", "postdom", "loops", "live", "mentions"};
+	cr_assert_eq(n, 6);
 	unsigned done = 0;
 	for (size_t i = 0; i < n; i++) {
 		cr_assert_str_eq(p[i].name, names[i]);
