@@ -26,12 +26,6 @@
 
 /* ---- small helpers ---- */
 
-void px_p_advance(struct px_parser *P)
-{
-	P->prev = P->tok;
-	px_lexer_next(&P->lx, &P->tok);
-}
-
 static bool vdiag(struct px_parser *P, uint32_t line, uint32_t col, const char *fmt, va_list ap)
 {
 	if (P->stop)

@@ -85,8 +85,13 @@ static inline bool px_p_is_punct(const struct px_parser *P, char c)
 	return P->tok.kind == PX_TK_PUNCT && P->tok.ch == c;
 }
 
+static inline void px_p_advance(struct px_parser *P)
+{
+	P->prev = P->tok;
+	px_lexer_next(&P->lx, &P->tok);
+}
+
 /* parser.c */
-void px_p_advance(struct px_parser *P);
 bool px_p_error(struct px_parser *P, uint32_t line, uint32_t col, const char *fmt, ...) PX_PRINTF(4, 5);
 /* Reports an error at token t; an error token reports its own message. */
 bool px_p_error_tok(struct px_parser *P, const struct px_token *t, const char *fmt, ...) PX_PRINTF(3, 4);
