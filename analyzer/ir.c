@@ -138,10 +138,40 @@ int32_t px_module_find_func(const struct px_module *m, px_str name)
 	return -1;
 }
 
+struct px_arena *px_func_arena(struct px_module *m, struct px_func *f)
+{
+	return f->body_arena ? f->body_arena : m->arena;
+}
+
+void px_func_drop_body(struct px_func *f)
+{
+	if (!f->body_arena)
+		return;
+	px_arena_delete(f->body_arena);
+	f->body_arena = NULL;
+	f->body_dropped = true;
+	f->insns = NULL;
+	f->ninsns = 0;
+	f->labels = NULL;
+	f->nlabels = 0;
+	f->regs = NULL;
+	f->nregs = 0;
+	f->btargets = NULL;
+	f->nbtargets = 0;
+	f->blocks = NULL;
+	f->nblocks = 0;
+	f->rpo_order = NULL;
+	f->nrpo = 0;
+	f->loops = NULL;
+	f->nloops = 0;
+}
+
 void px_module_delete(struct px_module *m)
 {
 	if (!m)
 		return;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		px_arena_delete(m->funcs[i].body_arena);
 	free((void *)m->text);
 	px_arena_delete(m->arena);  /* the module itself lives in its arena */
 }

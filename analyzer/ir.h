@@ -290,6 +290,14 @@ struct px_func {
 	uint8_t linkage;
 	uint32_t line, col;   /* the .entry/.func keyword */
 	uint32_t end_line;    /* the closing brace */
+	/* Where the body lives. NULL: in the module arena, for the module's
+	 * lifetime. Otherwise the body (insns and their operands, labels,
+	 * regs, btargets) and every per-body analysis (blocks, rpo_order,
+	 * loops, live sets) are in this arena, and px_func_drop_body frees them
+	 * once the function has been analysed, keeping what outlives a body:
+	 * the signature, directives, vars, callees, mentions, the estimates. */
+	struct px_arena *body_arena;
+	bool body_dropped;
 
 	struct px_var *params; uint32_t nparams;
 	struct px_var *rets; uint32_t nrets;
@@ -374,6 +382,12 @@ struct px_module {
 	uint32_t nunknown_ops;                  /* instructions with an opcode not in the table */
 };
 
+/* The arena for per-body data of f: its body arena, else the module's. */
+struct px_arena *px_func_arena(struct px_module *m, struct px_func *f);
+/* Frees f's body arena and clears every pointer into it (insns, labels,
+ * regs, btargets, blocks, rpo_order, loops). No-op without a body arena. */
+void px_func_drop_body(struct px_func *f);
+
 /* Looks a .file index up; NULL if absent. */
 const struct px_file_entry *px_module_file(const struct px_module *m, uint32_t index);
 /* Finds a function by name; -1 if none. */
@@ -401,6 +415,9 @@ enum px_pass {
  * set (debug builds), checks the IR between passes; a broken invariant is
  * reported as an error diagnostic. Returns false on error. */
 bool px_pipeline_run(struct px_module *m, struct px_diags *diags, bool verify);
+/* The same for one function (see pipeline.c for what it requires). */
+bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diags *diags,
+                          bool verify);
 
 /* The pass table, in pipeline order (names as in --dump=NAME). */
 struct px_buf;

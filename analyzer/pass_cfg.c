@@ -247,7 +247,7 @@ static void fill_rpo(struct px_module *m, struct px_func *f)
 			sp--;
 		}
 	}
-	f->rpo_order = px_arena_alloc(m->arena, (npost ? npost : 1) * sizeof *f->rpo_order);
+	f->rpo_order = px_arena_alloc(px_func_arena(m, f), (npost ? npost : 1) * sizeof *f->rpo_order);
 	f->nrpo = npost;
 	for (uint32_t i = 0; i < npost; i++) {
 		uint32_t b = post[npost - 1 - i];
@@ -297,7 +297,7 @@ void fill_cfg(struct px_module *m, struct px_func *f, struct px_diags *diags)
 	for (uint32_t i = 0; i <= ni; i++)
 		nb += leader[i];
 	uint32_t *block_at = xmalloc((ni + 1) * sizeof *block_at);
-	f->blocks = px_arena_alloc(m->arena, nb * sizeof *f->blocks);
+	f->blocks = px_arena_alloc(px_func_arena(m, f), nb * sizeof *f->blocks);
 	f->nblocks = nb;
 	uint32_t b = 0;
 	for (uint32_t i = 0; i <= ni; i++) {
@@ -346,8 +346,8 @@ void fill_cfg(struct px_module *m, struct px_func *f, struct px_diags *diags)
 			*PX_VEC_PUSH(all, nall, capall) = ec.out[k];
 	}
 	soff[nb] = nall;
-	uint32_t *succs = px_arena_alloc(m->arena, (nall ? nall : 1) * sizeof *succs);
-	uint32_t *preds = px_arena_alloc(m->arena, (nall ? nall : 1) * sizeof *preds);
+	uint32_t *succs = px_arena_alloc(px_func_arena(m, f), (nall ? nall : 1) * sizeof *succs);
+	uint32_t *preds = px_arena_alloc(px_func_arena(m, f), (nall ? nall : 1) * sizeof *preds);
 	if (nall)
 		memcpy(succs, all, nall * sizeof *succs);
 	/* predecessors: count, then place in increasing source order */

@@ -178,8 +178,8 @@ static void solve_live(struct px_module *m, struct px_func *f, struct live_state
 {
 	uint32_t n = f->nblocks, W = s->W;
 	for (uint32_t b = 0; b < n; b++) {
-		f->blocks[b].live_in = px_arena_alloc(m->arena, W * sizeof(uint64_t) + 8);
-		f->blocks[b].live_out = px_arena_alloc(m->arena, W * sizeof(uint64_t) + 8);
+		f->blocks[b].live_in = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
+		f->blocks[b].live_out = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
 	}
 	/* worklist: reachable blocks in post-order first, then the unreachable */
 	uint32_t *work = xmalloc((n + 1) * sizeof *work);

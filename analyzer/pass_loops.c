@@ -177,17 +177,17 @@ void fill_loops(struct px_module *m, struct px_func *f)
 		if (f->nloops == caploops) {
 			/* (PX_ARENA_PUSH reads and writes cap in one call: grown by hand) */
 			uint32_t ncap = caploops ? 2 * caploops : 8;
-			f->loops = px_arena_grow(m->arena, f->loops, caploops * sizeof *f->loops,
+			f->loops = px_arena_grow(px_func_arena(m, f), f->loops, caploops * sizeof *f->loops,
 			                         ncap * sizeof *f->loops);
 			caploops = ncap;
 		}
 		struct px_loop *L = &f->loops[f->nloops++];
 		L->header = h;
-		L->latches = arena_copy(m->arena, lat, nlat);  /* preds are sorted: so are latches */
+		L->latches = arena_copy(px_func_arena(m, f), lat, nlat);  /* preds are sorted: so are latches */
 		L->nlatches = nlat;
-		L->blocks = arena_copy(m->arena, body, nbody);
+		L->blocks = arena_copy(px_func_arena(m, f), body, nbody);
 		L->nblocks = nbody;
-		L->exits = arena_copy(m->arena, ex, nex);
+		L->exits = arena_copy(px_func_arena(m, f), ex, nex);
 		L->nexits = nex;
 		L->parent = f->blocks[h].loop;
 		L->depth = L->parent < 0 ? 1 : f->loops[L->parent].depth + 1;

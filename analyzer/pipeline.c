@@ -80,28 +80,37 @@ const struct px_pass_info *px_pass_find(const char *name)
 	return NULL;
 }
 
+/* Requires: f has a parsed body in m (the module may still be being parsed:
+ * m->funcs and m->vars then hold what precedes f's end, which is all f's
+ * code may name).
+ * Fills: every analysis section of f. Returns false when the verifier found
+ * a broken invariant (reported in diags). */
+bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diags *diags,
+                          bool verify)
+{
+#ifdef PX_DEBUG
+	verify = true;  /* debug builds always check the IR between passes */
+#endif
+	unsigned done = 0;
+	if (verify && !px_ir_verify(m, f, done, diags))
+		return false;  /* the passes assume the parser's invariants */
+	for (size_t k = 0; k < PX_COUNTOF(passes); k++) {
+		passes[k].run(m, f, diags);
+		done |= passes[k].bit;
+		if (verify && !px_ir_verify(m, f, done, diags))
+			return false;
+	}
+	return true;
+}
+
 /* Requires: a parsed module (possibly with parse errors: functions are
  * analysed anyway, the parser leaves them consistent).
  * Fills: every analysis section of every function with a body. */
 bool px_pipeline_run(struct px_module *m, struct px_diags *diags, bool verify)
 {
 	size_t errors = diags->errors;
-#ifdef PX_DEBUG
-	verify = true;  /* debug builds always check the IR between passes */
-#endif
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		struct px_func *f = &m->funcs[i];
-		if (!f->has_body)
-			continue;
-		unsigned done = 0;
-		if (verify && !px_ir_verify(m, f, done, diags))
-			continue;  /* the passes assume the parser's invariants */
-		for (size_t k = 0; k < PX_COUNTOF(passes); k++) {
-			passes[k].run(m, f, diags);
-			done |= passes[k].bit;
-			if (verify && !px_ir_verify(m, f, done, diags))
-				break;
-		}
-	}
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].has_body && !m->funcs[i].body_dropped)
+			px_pipeline_run_func(m, &m->funcs[i], diags, verify);
 	return diags->errors == errors;
 }
