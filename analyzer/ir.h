@@ -402,6 +402,22 @@ void px_module_delete(struct px_module *m);
 struct px_module *px_ptx_parse(const char *path, char *text, size_t len,
                                struct px_diags *diags);
 
+/* Streaming: with a hook, function(ctx, m, i) is called as soon as the
+ * body of m->funcs[i] has been parsed, in file order; m->funcs and m->vars
+ * hold everything declared so far (m->funcs may move between calls: keep
+ * indices, not pointers). With body_arenas, each body gets its own arena
+ * (px_func_drop_body frees it), so a caller that drops each body after its
+ * analysis holds one body at a time. Without the parser's support for
+ * streaming, px_ptx_parse_hooked parses the whole module, then calls the
+ * hook for each function in order (same results, more memory). */
+struct px_parse_hook {
+	void (*function)(void *ctx, struct px_module *m, uint32_t func);
+	void *ctx;
+	bool body_arenas;
+};
+struct px_module *px_ptx_parse_hooked(const char *path, char *text, size_t len,
+                                      struct px_diags *diags, const struct px_parse_hook *hook);
+
 /* ---- passes (pipeline.c) ---- */
 enum px_pass {
 	PX_PASS_CFG = 1u << 0,

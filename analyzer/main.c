@@ -244,6 +244,7 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	opt.kernels = nkernels ? kernels : NULL;
+	opt.dump = dump;
 
 	struct px_diags diags = {0};
 	struct px_file_report *reps = xcalloc(nfiles, sizeof *reps);
@@ -267,29 +268,9 @@ static int cmd_report(int argc, char **argv)
 		if (reps[f].ptxas_error)
 			px_diag_add(&diags, PX_WARNING, files[f], 0, 0, NULL, "ptxas: %s", reps[f].ptxas_error);
 	}
-	if (!failed && dump) {
-		struct px_buf b = {0};
-		for (size_t f = 0; f < nfiles; f++) {
-			const struct px_module *m = reps[f].module;
-			for (uint32_t fn = 0; fn < m->nfuncs; fn++) {
-				if (!m->funcs[fn].has_body)
-					continue;
-				const char *p = dump;
-				while (*p) {
-					size_t n = strcspn(p, ",");
-					char *name = xstrndup(p, n);
-					const struct px_pass_info *pi = px_pass_find(name);
-					free(name);
-					if (pi && pi->dump)
-						pi->dump(&b, m, &m->funcs[fn]);
-					p += n + (p[n] == ',');
-				}
-			}
-		}
-		if (b.n)
-			fwrite(b.p, 1, b.n, stderr);
-		px_buf_free(&b);
-	}
+	for (size_t f = 0; f < nfiles && !failed; f++)
+		if (reps[f].dump.n)
+			fwrite(reps[f].dump.p, 1, reps[f].dump.n, stderr);
 	render_diags(stderr, &diags, srcs, nfiles);
 	if (failed) {
 		rc = 2;

@@ -67,22 +67,72 @@ static void choose_block(const struct px_report_options *opt, const struct px_fu
 	}
 }
 
-/* The kernel's source position: the first .loc in force in its body. */
-static void source_of(const struct px_module *m, const struct px_func *f,
-                      struct px_kernel_report *k)
+/* The kernel's source position: the first .loc in force in its body (the
+ * .file table may come at the end of the module: resolved later). */
+static void source_of(const struct px_func *f, struct px_kernel_report *k)
 {
 	for (uint32_t i = 0; i < f->ninsns; i++) {
-		const struct px_insn *in = &f->insns[i];
-		if (!in->loc_file)
-			continue;
-		const struct px_file_entry *fe = px_module_file(m, in->loc_file);
-		if (!fe)
+		if (f->insns[i].loc_file) {
+			k->source_index = f->insns[i].loc_file;
+			k->source_line = f->insns[i].loc_line;
 			return;
-		/* the name is a view into the module's text; NUL-terminate a copy */
-		k->source_file = px_arena_strndup(m->arena, fe->name.p, fe->name.n);
-		k->source_line = in->loc_line;
-		return;
+		}
 	}
+}
+
+struct report_ctx {
+	const struct px_report_options *opt;
+	struct px_file_report *rep;
+	struct px_diags *diags;
+	size_t cap;
+	bool verify;
+	bool failed;
+};
+
+/* Appends the --dump text of f for every pass named in opt->dump. */
+static void dump_function(const char *dump, struct px_buf *out, const struct px_module *m,
+                          const struct px_func *f)
+{
+	const char *p = dump;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char *name = xstrndup(p, n);
+		const struct px_pass_info *pi = px_pass_find(name);
+		free(name);
+		if (pi && pi->dump)
+			pi->dump(out, m, f);
+		p += n + (p[n] == ',');
+	}
+}
+
+/* The per-function step: runs the pipeline over f, keeps what the report
+ * needs from its body, then drops the body (a no-op unless the parser gave
+ * it an arena of its own). Called in file order for every function with a
+ * body, while the module is being parsed or after. Refers to functions by
+ * index: m->funcs may move until the parse ends. */
+static void on_function(void *vctx, struct px_module *m, uint32_t fi)
+{
+	struct report_ctx *c = vctx;
+	struct px_func *f = &m->funcs[fi];
+	if (!px_pipeline_run_func(m, f, c->diags, c->verify))
+		c->failed = true;
+	if (c->opt->dump)
+		dump_function(c->opt->dump, &c->rep->dump, m, f);
+	if (f->is_entry) {
+		char *dem = px_demangle(f->name);
+		if (selected(c->opt, f, dem)) {
+			struct px_kernel_report *k = PX_VEC_PUSH(c->rep->kernels, c->rep->nkernels, c->cap);
+			memset(k, 0, sizeof *k);
+			k->func_index = fi;
+			k->demangled = dem;
+			k->line = f->line;
+			source_of(f, k);
+			k->reg_estimate = f->reg_estimate;
+		} else {
+			free(dem);
+		}
+	}
+	px_func_drop_body(f);
 }
 
 bool px_report_file(const char *path, char *text, size_t len,
@@ -92,16 +142,14 @@ bool px_report_file(const char *path, char *text, size_t len,
 	memset(rep, 0, sizeof *rep);
 	rep->path = path;
 	size_t errors = diags->errors;
-	struct px_module *m = px_ptx_parse(path, text, len, diags);
-	rep->module = m;
-	if (diags->errors > errors)
-		return false;
+	struct report_ctx c = {.opt = opt, .rep = rep, .diags = diags};
 #ifdef PX_DEBUG
-	bool verify = true;
-#else
-	bool verify = false;
+	c.verify = true;
 #endif
-	if (!px_pipeline_run(m, diags, verify))
+	struct px_parse_hook hook = {.function = on_function, .ctx = &c, .body_arenas = true};
+	struct px_module *m = px_ptx_parse_hooked(path, text, len, diags, &hook);
+	rep->module = m;
+	if (diags->errors > errors || c.failed)
 		return false;
 
 	struct px_ptxas_result pr = {0};
@@ -119,26 +167,17 @@ bool px_report_file(const char *path, char *text, size_t len,
 		free(target);
 	}
 
-	size_t cap = 0;
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		const struct px_func *f = &m->funcs[i];
-		if (!f->is_entry || !f->has_body)
-			continue;
-		char *dem = px_demangle(f->name);
-		if (!selected(opt, f, dem)) {
-			free(dem);
-			continue;
-		}
-		struct px_kernel_report *k = PX_VEC_PUSH(rep->kernels, rep->nkernels, cap);
-		memset(k, 0, sizeof *k);
+	/* what needs the whole module: layouts across calls, file names, ptxas */
+	for (size_t i = 0; i < rep->nkernels; i++) {
+		struct px_kernel_report *k = &rep->kernels[i];
+		const struct px_func *f = &m->funcs[k->func_index];
 		k->func = f;
-		k->demangled = dem;
-		k->line = f->line;
-		source_of(m, f, k);
-		k->reg_estimate = f->reg_estimate;
+		const struct px_file_entry *fe = k->source_index ? px_module_file(m, k->source_index) : NULL;
+		if (fe)
+			k->source_file = px_arena_strndup(m->arena, fe->name.p, fe->name.n);
 		k->reg_cap = f->maxnreg;
-		k->shared_static_bytes = px_shared_static_bytes(m, i, &k->shared_dynamic);
-		k->local_bytes = px_local_bytes(m, i);
+		k->shared_static_bytes = px_shared_static_bytes(m, k->func_index, &k->shared_dynamic);
+		k->local_bytes = px_local_bytes(m, k->func_index);
 		k->param_bytes = px_param_bytes(f);
 		choose_block(opt, f, k);
 		k->spills_predicted = k->reg_cap && k->reg_estimate > k->reg_cap;
@@ -161,6 +200,7 @@ void px_file_report_free(struct px_file_report *rep)
 		free(rep->kernels[i].demangled);
 	free(rep->kernels);
 	free(rep->ptxas_error);
+	px_buf_free(&rep->dump);
 	px_module_delete(rep->module);
 	memset(rep, 0, sizeof *rep);
 }

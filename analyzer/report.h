@@ -27,6 +27,7 @@ struct px_report_options {
 	const char *arch;           /* --arch sm_XX or NULL (the file's .target) */
 	const char *const *kernels; /* --kernel (mangled or demangled); NULL-terminated or NULL */
 	const char *ptxas;          /* --ptxas: path or "ptxas"; NULL = don't run it */
+	const char *dump;           /* --dump=PASS,...: pass names (validated by the caller) or NULL */
 };
 
 /* Results parsed from `ptxas -v` for one kernel. */
@@ -66,7 +67,9 @@ uint64_t px_param_bytes(const struct px_func *f);
 
 /* ---- one kernel ---- */
 struct px_kernel_report {
-	const struct px_func *func;
+	uint32_t func_index;        /* in module->funcs */
+	const struct px_func *func; /* set once the parse has ended */
+	uint32_t source_index;      /* .file index of the first .loc; 0 = none */
 	char *demangled;            /* xmalloc'd; NULL when the name is not mangled */
 	uint32_t line;
 	const char *source_file;    /* from the first .loc in the body; NULL if none */
@@ -89,6 +92,7 @@ struct px_file_report {
 	struct px_kernel_report *kernels;
 	size_t nkernels;
 	char *ptxas_error;          /* when --ptxas failed for this file; xmalloc'd */
+	struct px_buf dump;         /* --dump text, made while each body was still there */
 };
 
 /* Parses path (already read into text, which the module takes over), runs
