@@ -46,7 +46,6 @@ LIB_SOURCES = [
     'analyzer/pipeline.c',
     'analyzer/ptx/lexer.c',
     'analyzer/ptx/parse_insn.c',
-    'analyzer/ptx/parse_hooked.c',
     'analyzer/ptx/parser.c',
     'analyzer/ptxas.c',
     'analyzer/report.c',

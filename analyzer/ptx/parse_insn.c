@@ -192,7 +192,7 @@ static bool pop_elems(struct px_parser *P, size_t mark, struct px_operand *o)
 		return px_p_error(P, o->line, o->col, "too many elements (limit %d)", PX_MAX_OPERANDS);
 	o->nelems = (uint16_t)n;
 	if (n) {
-		o->elems = px_arena_alloc(P->a, n * sizeof *o->elems);
+		o->elems = px_arena_alloc(P->ba, n * sizeof *o->elems);
 		memcpy(o->elems, P->ostk + mark, n * sizeof *o->elems);
 	}
 	return true;
@@ -615,7 +615,7 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 	px_p_advance(P);
 	in.nopnds = (uint16_t)n;
 	if (n) {
-		in.opnds = px_arena_alloc(P->a, n * sizeof *in.opnds);
+		in.opnds = px_arena_alloc(P->ba, n * sizeof *in.opnds);
 		memcpy(in.opnds, P->ostk + base, n * sizeof *in.opnds);
 	}
 	P->nostk = base;

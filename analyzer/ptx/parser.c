@@ -10,6 +10,9 @@
  * (instructions, registers, labels, ...) live in malloc'd scratch vectors that
  * are reused from one function to the next and copied, exactly sized, into the
  * module's arena when a function ends, so the arena holds no dead copies.
+ * Streaming (px_ptx_parse_hooked): each body is handed to the caller's hook
+ * as soon as it is parsed, optionally in an arena of its own that the caller
+ * frees after analysing it, so memory holds the text plus one body.
  * Registers resolve through a hash table keyed by name; a name like %r57 that
  * is not declared itself resolves through its prefix %r when %r<N> was
  * declared (N > 57), so parameterised declarations cost O(1) per lookup.
@@ -288,7 +291,7 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 		}
 		bytes += name.n + digits;
 	}
-	char *buf = px_arena_alloc(P->a, bytes ? bytes : 1);
+	char *buf = px_arena_alloc(P->ba, bytes ? bytes : 1);
 	for (uint32_t i = 0; i < count; i++) {
 		struct px_regdecl *r = PX_VEC_PUSH(P->regs, P->nregs, P->capregs);
 		memcpy(buf, name.p, name.n);
@@ -953,11 +956,11 @@ static void check_label_refs(struct px_parser *P)
 static void finish_body(struct px_parser *P, struct px_func *f)
 {
 	check_label_refs(P);
-	f->insns = arena_copy(P->a, P->insns, P->ninsns, sizeof *P->insns);
+	f->insns = arena_copy(P->ba, P->insns, P->ninsns, sizeof *P->insns);
 	f->ninsns = (uint32_t)P->ninsns;
-	f->labels = arena_copy(P->a, P->labels, P->nlabels, sizeof *P->labels);
+	f->labels = arena_copy(P->ba, P->labels, P->nlabels, sizeof *P->labels);
 	f->nlabels = (uint32_t)P->nlabels;
-	f->regs = arena_copy(P->a, P->regs, P->nregs, sizeof *P->regs);
+	f->regs = arena_copy(P->ba, P->regs, P->nregs, sizeof *P->regs);
 	f->nregs = (uint32_t)P->nregs;
 	f->vars = arena_copy(P->a, P->vars, P->nvars, sizeof *P->vars);
 	f->nvars = (uint32_t)P->nvars;
@@ -965,9 +968,9 @@ static void finish_body(struct px_parser *P, struct px_func *f)
 	f->npragmas = (uint32_t)P->npragmas;
 	for (size_t i = 0; i < P->nbts; i++) {
 		size_t first = (size_t)(uintptr_t)P->bts[i].labels;
-		P->bts[i].labels = arena_copy(P->a, P->btnames + first, P->bts[i].nlabels, sizeof(px_str));
+		P->bts[i].labels = arena_copy(P->ba, P->btnames + first, P->bts[i].nlabels, sizeof(px_str));
 	}
-	f->btargets = arena_copy(P->a, P->bts, P->nbts, sizeof *P->bts);
+	f->btargets = arena_copy(P->ba, P->bts, P->nbts, sizeof *P->bts);
 	f->nbtargets = (uint32_t)P->nbts;
 }
 
@@ -1016,6 +1019,32 @@ static void parse_body(struct px_parser *P, struct px_func *fhead)
 	}
 }
 
+/* Points the module at everything parsed so far (the scratch vectors until
+ * the end, when they are copied into the arena). */
+static void publish(struct px_parser *P)
+{
+	struct px_module *m = P->m;
+	m->funcs = P->funcs;
+	m->nfuncs = (uint32_t)P->nfuncs;
+	m->vars = P->mvars;
+	m->nvars = (uint32_t)P->nmvars;
+	m->files = P->files;
+	m->nfiles = (uint32_t)P->nfiles;
+	m->targets = P->targets;
+	m->ntargets = (uint32_t)P->ntargets;
+}
+
+/* Streaming: gives the function just parsed to the hook, while the input
+ * has parsed without errors so far (a module with errors is never
+ * analysed). */
+static void hand_over(struct px_parser *P, uint32_t index)
+{
+	if (!P->hook || !P->hook->function || P->diags->errors > P->errors_at_start)
+		return;
+	publish(P);
+	P->hook->function(P->hook->ctx, P->m, index);
+}
+
 /* func := [linkage] (.entry | .func) ['(' params ')'] NAME ['(' params ')']
  *         {perf} (';' | body)
  * Requires P->tok at .entry/.func. A body for a name already declared by a
@@ -1055,24 +1084,31 @@ static bool parse_function(struct px_parser *P, int linkage)
 		fh.npragmas = (uint32_t)P->npragmas;
 	} else if (px_p_is_punct(P, '{')) {
 		fh.has_body = true;
+		if (P->hook && P->hook->body_arenas)
+			P->ba = fh.body_arena = px_arena_new();
 		parse_body(P, &fh);
 		finish_body(P, &fh);
+		P->ba = P->a;
 	} else {
 		return px_p_error_tok(P, &P->tok, "expected '{' or ';' after function declaration");
 	}
 	struct px_symslot *s = px_symtab_find(&P->funcnames, fh.name, true);
-	if (s->val >= 0) {
-		struct px_func *old = &P->funcs[s->val];
+	int32_t index = s->val;
+	if (index >= 0) {
+		struct px_func *old = &P->funcs[index];
 		if (fh.has_body && old->has_body) {
-			px_p_error(P, fh.line, fh.col, "redefinition of function '" PX_STR_FMT "'",
-			           PX_STR_ARG(fh.name));
-		} else if (fh.has_body) {
-			*old = fh;
+			px_arena_delete(fh.body_arena);
+			return px_p_error(P, fh.line, fh.col, "redefinition of function '" PX_STR_FMT "'",
+			                  PX_STR_ARG(fh.name));
 		}
-		return true;
+		if (fh.has_body)
+			*old = fh;
+	} else {
+		index = s->val = (int32_t)P->nfuncs;
+		*PX_VEC_PUSH(P->funcs, P->nfuncs, P->capfuncs) = fh;
 	}
-	s->val = (int32_t)P->nfuncs;
-	*PX_VEC_PUSH(P->funcs, P->nfuncs, P->capfuncs) = fh;
+	if (fh.has_body)
+		hand_over(P, (uint32_t)index);
 	return true;
 }
 
@@ -1298,6 +1334,12 @@ static void parser_free(struct px_parser *P)
 struct px_module *px_ptx_parse(const char *path, char *text, size_t len,
                                struct px_diags *diags)
 {
+	return px_ptx_parse_hooked(path, text, len, diags, NULL);
+}
+
+struct px_module *px_ptx_parse_hooked(const char *path, char *text, size_t len,
+                                      struct px_diags *diags, const struct px_parse_hook *hook)
+{
 	struct px_arena *a = px_arena_new();
 	struct px_module *m = px_arena_alloc(a, sizeof *m);
 	m->arena = a;
@@ -1309,6 +1351,9 @@ struct px_module *px_ptx_parse(const char *path, char *text, size_t len,
 	P->path = path;
 	P->m = m;
 	P->a = a;
+	P->ba = a;
+	P->hook = hook;
+	P->errors_at_start = diags->errors;
 	P->diags = diags;
 	/* every declared register id costs IR memory: bound them by the input */
 	P->reg_budget = (uint64_t)len * 4 + 65536;

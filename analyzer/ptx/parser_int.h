@@ -43,7 +43,10 @@ struct px_labelref {
 struct px_parser {
 	const char *path;
 	struct px_module *m;
-	struct px_arena *a;
+	struct px_arena *a;        /* the module's arena */
+	struct px_arena *ba;       /* where the body being parsed goes: a, or its own arena */
+	const struct px_parse_hook *hook;  /* streaming: called after each body, or NULL */
+	size_t errors_at_start;    /* diags->errors when the parse began */
 	struct px_diags *diags;
 	struct px_lexer lx;
 	struct px_token tok, prev;

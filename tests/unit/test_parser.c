@@ -944,3 +944,77 @@ Test(errors, unknown_instruction_warnings_are_capped)
 	done(&p);
 	free(src);
 }
+
+/* ---- streaming (px_ptx_parse_hooked) ---- */
+
+struct seen {
+	uint32_t n;
+	uint32_t index[8];
+	uint32_t ninsns[8];
+	uint32_t nfuncs_then[8];
+	bool own_arena[8];
+};
+
+static void on_func(void *ctx, struct px_module *m, uint32_t i)
+{
+	struct seen *s = ctx;
+	struct px_func *f = &m->funcs[i];
+	cr_assert(f->has_body);
+	cr_assert_lt(s->n, 8);
+	s->index[s->n] = i;
+	s->ninsns[s->n] = f->ninsns;
+	s->nfuncs_then[s->n] = m->nfuncs;
+	s->own_arena[s->n] = f->body_arena != NULL;
+	/* every operand of the body is readable now */
+	for (uint32_t k = 0; k < f->ninsns; k++)
+		for (uint32_t j = 0; j < f->insns[k].nopnds; j++)
+			cr_assert_geq(f->insns[k].opnds[j].line, f->line);
+	s->n++;
+	px_func_drop_body(f);
+}
+
+Test(streaming, each_body_is_handed_over_in_order_and_can_be_dropped)
+{
+	size_t len;
+	char *err = NULL;
+	char *text = px_read_file(FIX "hand.ptx", &len, &err);
+	cr_assert_not_null(text);
+	struct px_diags d = {0};
+	struct seen s = {0};
+	struct px_parse_hook hook = {.function = on_func, .ctx = &s, .body_arenas = true};
+	struct px_module *m = px_ptx_parse_hooked(FIX "hand.ptx", text, len, &d, &hook);
+	cr_assert_eq(d.errors, 0);
+	cr_assert_eq(s.n, 3);  /* addone, regfn, kern (ext_fn has no body) */
+	cr_assert_eq(s.index[0], 1);
+	cr_assert_eq(s.index[2], 3);
+	cr_assert_eq(s.ninsns[0], 4);
+	cr_assert_eq(s.nfuncs_then[0], 2);
+	cr_assert(s.own_arena[2]);
+	cr_assert_eq(m->nfuncs, 4);
+	const struct px_func *k = func(m, "kern");
+	cr_assert(k->body_dropped);
+	cr_assert_null(k->insns);
+	cr_assert_eq(k->nparams, 3);     /* the signature outlives the body */
+	cr_assert_eq(k->nvars, 6);
+	cr_assert(px_str_eqc(k->pragmas[0], "nounroll"));
+	cr_assert_eq(m->nvars, 11);
+	px_module_delete(m);
+	px_diags_free(&d);
+}
+
+Test(streaming, no_hand_over_after_an_error)
+{
+	const char *src = ".entry a () { ret; }\n.entry b () { mov %x; }\n.entry c () { ret; }\n";
+	char *text = xstrdup(src);
+	struct px_diags d = {0};
+	struct seen s = {0};
+	struct px_parse_hook hook = {.function = on_func, .ctx = &s, .body_arenas = false};
+	struct px_module *m = px_ptx_parse_hooked("t.ptx", text, strlen(src), &d, &hook);
+	cr_assert_eq(d.errors, 1);
+	cr_assert_eq(s.n, 1);
+	cr_assert_not(s.own_arena[0]);
+	cr_assert_eq(m->nfuncs, 3);
+	cr_assert_eq(m->funcs[2].ninsns, 1);  /* parsed, not handed over */
+	px_module_delete(m);
+	px_diags_free(&d);
+}
