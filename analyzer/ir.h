@@ -329,9 +329,14 @@ struct px_func {
 	uint32_t max_live;          /* peak 32-bit register units live at once (64-bit = 2) */
 	uint32_t max_live_pred;     /* peak predicates live at once */
 	uint32_t reg_estimate;      /* estimated registers ptxas allocates (see pass_live.c) */
+	uint32_t reg_demand;        /* the same before the caps (.maxnreg, launch bounds, 255):
+	                             * above the cap, ptxas must spill (spill prediction) */
 	uint32_t max_live_insn;     /* instruction where max_live is first reached; UINT32_MAX if none */
 	/* ---- filled by fill_mentions (module arena: outlives the body) ---- */
 	uint32_t *mod_mentions; uint32_t nmod_mentions;  /* module variables the code names, sorted indices */
+	/* ---- filled by fill_affine / fill_uniform / fill_access (analysis.h) ---- */
+	struct px_func_analysis *an;   /* per-body state (body arena; dropped with the body) */
+	struct px_results *res;        /* accesses, branches, loops (module arena; kept) */
 };
 
 struct px_block {
@@ -380,6 +385,8 @@ struct px_module {
 	struct px_var *vars; uint32_t nvars;    /* module scope */
 	struct px_func *funcs; uint32_t nfuncs; /* in order of appearance */
 	uint32_t nunknown_ops;                  /* instructions with an opcode not in the table */
+	const struct px_launch *launch;         /* launch options for the value analyses; NULL = none
+	                                         * (set by the caller before the pipeline runs) */
 };
 
 /* The arena for per-body data of f: its body arena, else the module's. */
@@ -407,9 +414,8 @@ struct px_module *px_ptx_parse(const char *path, char *text, size_t len,
  * hold everything declared so far (m->funcs may move between calls: keep
  * indices, not pointers). With body_arenas, each body gets its own arena
  * (px_func_drop_body frees it), so a caller that drops each body after its
- * analysis holds one body at a time. Without the parser's support for
- * streaming, px_ptx_parse_hooked parses the whole module, then calls the
- * hook for each function in order (same results, more memory). */
+ * analysis holds one body at a time. The hook is not called once the file
+ * has had an error (the module is still returned, with the diagnostics). */
 struct px_parse_hook {
 	void (*function)(void *ctx, struct px_module *m, uint32_t func);
 	void *ctx;
@@ -426,6 +432,9 @@ enum px_pass {
 	PX_PASS_LOOPS = 1u << 3,
 	PX_PASS_LIVE = 1u << 4,
 	PX_PASS_MENTIONS = 1u << 5,
+	PX_PASS_AFFINE = 1u << 6,
+	PX_PASS_UNIFORM = 1u << 7,
+	PX_PASS_ACCESS = 1u << 8,
 };
 /* Runs every pass over every function with a body, in order. With verify
  * set (debug builds), checks the IR between passes; a broken invariant is
