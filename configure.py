@@ -73,6 +73,12 @@ FUZZ = [
     'fuzz/fuzz_ptxas.c',
 ]
 
+# Benchmark programs (bench/NAME.c -> build/NAME, linked with the library),
+# built and run by `ninja bench` (bench/run.py), never by the tests.
+BENCH_PROGRAMS = [
+    'bench/parse_bench.c',
+]
+
 # The PTX files `ninja demo` reports on.
 EXAMPLES = [
     'examples/histogram.ptx',
@@ -456,6 +462,12 @@ def write_build_ninja(args, argv, cc, cc_explicit):
         test_objs.append(obj(src))
     n.build('build/unit_tests', 'link', test_objs + ['build/libptxray.a'],
             variables={'libs': '$libs $test_libs'})
+    bench_bins = []
+    for src in BENCH_PROGRAMS:
+        out = 'build/' + os.path.splitext(os.path.basename(src))[0]
+        n.build(obj(src), 'cc', src)
+        n.build(out, 'link', [obj(src), 'build/libptxray.a'])
+        bench_bins.append(out)
     n.newline()
 
     # Fuzzers: clang, the library recompiled with the fuzzer's instrumentation.
@@ -497,7 +509,7 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     demo = ' '.join(['build/ptxray', 'report'] + [shlex.quote(e) for e in EXAMPLES])
     n.build('build/.run-demo', 'console', implicit=['build/ptxray'] + EXAMPLES,
             variables={'cmd': ninja_escape(demo), 'desc': 'DEMO'})
-    n.build('build/.run-bench', 'console', implicit=['build/ptxray'],
+    n.build('build/.run-bench', 'console', implicit=['build/ptxray'] + bench_bins,
             variables={'cmd': 'python3 bench/run.py build', 'desc': 'BENCH'})
     dest = '"${DESTDIR:-}"' + shlex.quote(args.prefix)
     install = ('set -e; d=%s; '
@@ -557,7 +569,7 @@ def main():
             fetch_grammar()
         return 0
 
-    listed = (LIB_SOURCES + [MAIN] + UNIT_TESTS + FUZZ + EXAMPLES)
+    listed = (LIB_SOURCES + [MAIN] + UNIT_TESTS + FUZZ + BENCH_PROGRAMS + EXAMPLES)
     absent = [s for s in listed if not os.path.isfile(s)]
     if absent:
         fail('listed in configure.py but missing: %s\n'

@@ -123,6 +123,12 @@ def main(argv):
         bad = sorted(n for n in static if kernels[n].get("shared_static_bytes") != tk[n]["smem"])
         for n in bad[:5]:
             print("  differs: %s ptxas %d ptxray %s" % (n[:100], tk[n]["smem"], kernels[n].get("shared_static_bytes")))
+
+    # the front end alone, and the pass pipeline, through the library
+    pb = os.path.join(os.path.dirname(ptxray), "parse_bench")
+    if os.path.isfile(pb):
+        sys.stdout.flush()
+        subprocess.run([pb, path, "3"], stdin=subprocess.DEVNULL)
     return 0
 
 
