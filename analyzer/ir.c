@@ -164,6 +164,7 @@ void px_func_drop_body(struct px_func *f)
 	f->nrpo = 0;
 	f->loops = NULL;
 	f->nloops = 0;
+	f->an = NULL;
 }
 
 void px_module_delete(struct px_module *m)

@@ -476,6 +476,7 @@ struct px_buf {
 };
 void px_buf_printf(struct px_buf *b, const char *fmt, ...) PX_PRINTF(2, 3);
 void px_buf_puts(struct px_buf *b, const char *s);
+void px_buf_putn(struct px_buf *b, const char *s, size_t n);
 void px_buf_free(struct px_buf *b);
 void px_dump_cfg(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_dom(struct px_buf *out, const struct px_module *m, const struct px_func *f);

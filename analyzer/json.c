@@ -47,7 +47,7 @@ static void raw_string(struct px_buf *b, const char *s, size_t n)
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
 		if (i > start)
-			px_buf_printf(b, "%.*s", (int)(i - start), s + start);
+			px_buf_putn(b, s + start, i - start);
 		switch (c) {
 		case '"': px_buf_puts(b, "\\\""); break;
 		case '\\': px_buf_puts(b, "\\\\"); break;
@@ -59,7 +59,7 @@ static void raw_string(struct px_buf *b, const char *s, size_t n)
 		start = i + 1;
 	}
 	if (n > start)
-		px_buf_printf(b, "%.*s", (int)(n - start), s + start);
+		px_buf_putn(b, s + start, n - start);
 	px_buf_puts(b, "\"");
 }
 
@@ -95,7 +95,13 @@ void px_json_string(struct px_json *j, const char *s)
 void px_json_uint(struct px_json *j, uint64_t v)
 {
 	sep(j);
-	px_buf_printf(j->out, "%llu", (unsigned long long)v);
+	char d[24];
+	size_t k = sizeof d;
+	do {
+		d[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	px_buf_putn(j->out, d + k, sizeof d - k);
 	done(j);
 }
 

@@ -85,6 +85,15 @@
 #ifndef HOIST_WIN
 #define HOIST_WIN 16       /* instructions a load may move up (0: no hoisting) */
 #endif
+#ifndef FREE_SREG
+#define FREE_SREG 1
+#endif
+#ifndef NC_PAST_STORES
+#define NC_PAST_STORES 1
+#endif
+#ifndef STORE_HOLD
+#define STORE_HOLD 0
+#endif
 #ifndef EST_CALL_MIN
 #define EST_CALL_MIN 24    /* with an opaque callee (printf, recursion): at least this */
 #endif
@@ -315,13 +324,15 @@ static void find_hoists(const struct px_func *f, const struct live_state *s,
 {
 	int32_t ops[MAXOPS];
 	uint32_t fence = bl->first;  /* no load moves above this instruction */
+	uint32_t ncfence = bl->first;  /* nor a .nc load above this one */
 	for (uint32_t i = bl->first; i < bl->end; i++) {
 		const struct px_insn *in = &f->insns[i];
 		unsigned fl = px_opcode_flags((enum px_opcode)in->op);
 		uint32_t nd = get_ops(f, in, true, ops);
 		if (HOIST_WIN > 0 && (fl & PX_OPF_LOAD) && !(fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) &&
 		    in->space != PX_SPACE_PARAM && nd == 1) {
-			uint32_t e = fence;
+			/* a read-only (.nc) load is not ordered against stores */
+			uint32_t e = (NC_PAST_STORES && (in->mods & PX_MOD_NC)) ? ncfence : fence;
 			if (i > bl->first + HOIST_WIN && i - HOIST_WIN > e)
 				e = i - HOIST_WIN;
 			int32_t uops[MAXOPS];
@@ -339,6 +350,8 @@ static void find_hoists(const struct px_func *f, const struct live_state *s,
 		}
 		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BARRIER | PX_OPF_CALL))
 			fence = i + 1;
+		if (fl & (PX_OPF_ATOMIC | PX_OPF_BARRIER | PX_OPF_CALL))
+			ncfence = i + 1;
 		for (uint32_t k = 0; k < nd; k++)
 			lastdef[ops[k]] = i;
 	}
@@ -465,7 +478,9 @@ static void find_free(const struct px_func *f, bool *free_)
 					ok = f->is_entry;
 				else if (in->op == PX_OP_MOV && src)
 					ok = src->kind == PX_OPND_IMM || src->kind == PX_OPND_FIMM ||
-					     src->kind == PX_OPND_SYM;
+					     src->kind == PX_OPND_SYM ||
+					     (FREE_SREG && src->kind == PX_OPND_SREG &&
+					      (src->sreg == PX_SREG_NTID || src->sreg == PX_SREG_NCTAID));
 				else if (in->op == PX_OP_CVTA && src && src->kind == PX_OPND_REG)
 					ok = src->reg >= 0 && (uint32_t)src->reg < f->nregs && st[src->reg] == 1;
 				else
@@ -621,7 +636,7 @@ static bool has_call(const struct px_func *f)
  * peak (tenths of units, see the model above). Requires: the callees that
  * come before f in the module already have their reg_estimate. */
 static uint32_t estimate(const struct px_module *m, const struct px_func *f, uint32_t wpeak,
-                         uint32_t peak)
+                         uint32_t peak, uint32_t *demand)
 {
 	uint32_t est = (wpeak * EST_SCALE / 100 + 5) / 10 + EST_OVERHEAD;
 	if (peak <= 1)  /* nothing, or one 32-bit value, live at once */
@@ -644,6 +659,7 @@ static uint32_t estimate(const struct px_module *m, const struct px_func *f, uin
 		if (opaque && est < EST_CALL_MIN)
 			est = EST_CALL_MIN;
 	}
+	*demand = est;  /* before any cap: what the code would like (spill prediction) */
 	/* launch bounds: .maxntid (or .reqntid) times .minnctapersm blocks must
 	 * fit the register file, in steps of REG_GRANULE per thread */
 	const uint32_t *nt = f->reqntid[0] ? f->reqntid : f->maxntid;
@@ -705,7 +721,7 @@ void fill_live(struct px_module *m, struct px_func *f)
 	f->max_live = p.max_units;
 	f->max_live_pred = p.max_preds;
 	f->max_live_insn = f->ninsns ? p.at : UINT32_MAX;
-	f->reg_estimate = estimate(m, f, p.max_wunits, p.max_units);
+	f->reg_estimate = estimate(m, f, p.max_wunits, p.max_units, &f->reg_demand);
 	free(s.use);
 	free(s.kill);
 	free(s.defin);

@@ -8,7 +8,7 @@
  * IR before the first pass and after every pass. */
 #include <string.h>
 
-#include "ir.h"
+#include "analysis.h"
 
 static void run_cfg(struct px_module *m, struct px_func *f, struct px_diags *d)
 {
@@ -45,6 +45,24 @@ static void run_mentions(struct px_module *m, struct px_func *f, struct px_diags
 	fill_mentions(m, f);
 }
 
+static void run_affine(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_affine(m, f);
+}
+
+static void run_uniform(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_uniform(m, f);
+}
+
+static void run_access(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_access(m, f);
+}
+
 static const struct px_pass_info passes[] = {
 	{"cfg", PX_PASS_CFG, 0,
 	 "blocks, succs/preds, insn->block, rpo, reachable, callees",
@@ -64,6 +82,16 @@ static const struct px_pass_info passes[] = {
 	{"mentions", PX_PASS_MENTIONS, 0,
 	 "vars[].mentioned, mod_mentions",
 	 "variables the code names (for the shared-memory layout)", run_mentions, px_dump_mentions},
+	{"affine", PX_PASS_AFFINE, PX_PASS_CFG | PX_PASS_LOOPS,
+	 "an: register forms, address provenance, predicates, launch block",
+	 "affine values of registers over thread/block indices, parameters, loop counters",
+	 run_affine, px_dump_affine},
+	{"uniform", PX_PASS_UNIFORM, PX_PASS_AFFINE | PX_PASS_POSTDOM | PX_PASS_LIVE,
+	 "an->uni/why, res->br (branch verdicts)",
+	 "uniformity of registers and divergence of branches", run_uniform, px_dump_uniform},
+	{"access", PX_PASS_ACCESS, PX_PASS_UNIFORM,
+	 "res->acc (space, bytes, sectors, bank wavefronts, loop depth)",
+	 "memory accesses: sectors per request and shared bank conflicts", run_access, px_dump_access},
 };
 
 const struct px_pass_info *px_passes(size_t *n)

@@ -83,6 +83,8 @@ void px_report_text(struct px_buf *out, const struct px_file_report *files, size
 			px_buf_puts(out, "\n");
 		}
 		free(rows);
+		for (size_t k = 0; k < r->nkernels; k++)
+			px_report_text_accesses(out, &r->kernels[k]);
 	}
 	if (n)
 		px_buf_puts(out, "\nregs~ is an estimate from PTX liveness (error bars: ptxray-report(1));"

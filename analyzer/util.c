@@ -308,30 +308,48 @@ void px_diags_free(struct px_diags *d)
 }
 
 /* ---- growable text buffers (dumps, JSON) ---- */
+static void buf_reserve(struct px_buf *b, size_t extra)
+{
+	if (b->n + extra + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->n + extra + 1)
+			cap *= 2;
+		b->p = xrealloc(b->p, cap);
+		b->cap = cap;
+	}
+}
+
+/* Formats straight into the free space; only a text that does not fit is
+ * formatted twice (once to measure). */
 void px_buf_printf(struct px_buf *b, const char *fmt, ...)
 {
 	va_list ap, aq;
 	va_start(ap, fmt);
 	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, aq);
+	buf_reserve(b, 64);
+	int n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, aq);
 	va_end(aq);
 	if (n > 0) {
-		if (b->n + (size_t)n + 1 > b->cap) {
-			size_t cap = b->cap ? b->cap : 256;
-			while (cap < b->n + (size_t)n + 1)
-				cap *= 2;
-			b->p = xrealloc(b->p, cap);
-			b->cap = cap;
+		if ((size_t)n >= b->cap - b->n) {
+			buf_reserve(b, (size_t)n);
+			vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
 		}
-		vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
 		b->n += (size_t)n;
 	}
 	va_end(ap);
 }
 
+void px_buf_putn(struct px_buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
 void px_buf_puts(struct px_buf *b, const char *s)
 {
-	px_buf_printf(b, "%s", s);
+	px_buf_putn(b, s, strlen(s));
 }
 
 void px_buf_free(struct px_buf *b)

@@ -40,6 +40,7 @@ UNIT_TIMEOUT = 900
 # Checker scripts (paths relative to the repository root).
 CHECKERS = [
     'tests/check_docs.py',
+    'tests/check_gpu.py',
     'tests/check_ptxas.py',
 ]
 
