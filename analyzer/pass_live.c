@@ -85,15 +85,6 @@
 #ifndef HOIST_WIN
 #define HOIST_WIN 16       /* instructions a load may move up (0: no hoisting) */
 #endif
-#ifndef FREE_SREG
-#define FREE_SREG 1
-#endif
-#ifndef NC_PAST_STORES
-#define NC_PAST_STORES 1
-#endif
-#ifndef STORE_HOLD
-#define STORE_HOLD 0
-#endif
 #ifndef EST_CALL_MIN
 #define EST_CALL_MIN 24    /* with an opaque callee (printf, recursion): at least this */
 #endif
@@ -324,15 +315,13 @@ static void find_hoists(const struct px_func *f, const struct live_state *s,
 {
 	int32_t ops[MAXOPS];
 	uint32_t fence = bl->first;  /* no load moves above this instruction */
-	uint32_t ncfence = bl->first;  /* nor a .nc load above this one */
 	for (uint32_t i = bl->first; i < bl->end; i++) {
 		const struct px_insn *in = &f->insns[i];
 		unsigned fl = px_opcode_flags((enum px_opcode)in->op);
 		uint32_t nd = get_ops(f, in, true, ops);
 		if (HOIST_WIN > 0 && (fl & PX_OPF_LOAD) && !(fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) &&
 		    in->space != PX_SPACE_PARAM && nd == 1) {
-			/* a read-only (.nc) load is not ordered against stores */
-			uint32_t e = (NC_PAST_STORES && (in->mods & PX_MOD_NC)) ? ncfence : fence;
+			uint32_t e = fence;
 			if (i > bl->first + HOIST_WIN && i - HOIST_WIN > e)
 				e = i - HOIST_WIN;
 			int32_t uops[MAXOPS];
@@ -350,8 +339,6 @@ static void find_hoists(const struct px_func *f, const struct live_state *s,
 		}
 		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BARRIER | PX_OPF_CALL))
 			fence = i + 1;
-		if (fl & (PX_OPF_ATOMIC | PX_OPF_BARRIER | PX_OPF_CALL))
-			ncfence = i + 1;
 		for (uint32_t k = 0; k < nd; k++)
 			lastdef[ops[k]] = i;
 	}
@@ -478,9 +465,7 @@ static void find_free(const struct px_func *f, bool *free_)
 					ok = f->is_entry;
 				else if (in->op == PX_OP_MOV && src)
 					ok = src->kind == PX_OPND_IMM || src->kind == PX_OPND_FIMM ||
-					     src->kind == PX_OPND_SYM ||
-					     (FREE_SREG && src->kind == PX_OPND_SREG &&
-					      (src->sreg == PX_SREG_NTID || src->sreg == PX_SREG_NCTAID));
+					     src->kind == PX_OPND_SYM;
 				else if (in->op == PX_OP_CVTA && src && src->kind == PX_OPND_REG)
 					ok = src->reg >= 0 && (uint32_t)src->reg < f->nregs && st[src->reg] == 1;
 				else
