@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +108,11 @@ static bool name_after(const char *line, const char *end, const char *key,
 	return false;
 }
 
+/* Kernels are referred to by index while reading: find_or_add may move
+ * the array. */
 void px_ptxas_parse(const char *text, struct px_ptxas_result *res)
 {
-	struct px_ptxas_kernel *entry = NULL, *props = NULL;
+	size_t entry = SIZE_MAX, props = SIZE_MAX;
 	const char *p = text;
 	while (*p) {
 		const char *end = strchr(p, '\n');
@@ -119,26 +122,28 @@ void px_ptxas_parse(const char *text, struct px_ptxas_result *res)
 		size_t n;
 		uint32_t v;
 		if (name_after(p, end, "Compiling entry function ", &name, &n)) {
-			entry = find_or_add(res, name, n);
+			entry = (size_t)(find_or_add(res, name, n) - res->kernels);
 		} else if (name_after(p, end, "Function properties for ", &name, &n)) {
 			/* non-entry functions have properties too; keep them apart */
-			props = find_or_add(res, name, n);
-		} else if (props && number_before(p, end, "bytes stack frame", &v)) {
-			props->have_frame = true;
-			props->stack_bytes = v;
+			props = (size_t)(find_or_add(res, name, n) - res->kernels);
+		} else if (props != SIZE_MAX && number_before(p, end, "bytes stack frame", &v)) {
+			struct px_ptxas_kernel *k = &res->kernels[props];
+			k->have_frame = true;
+			k->stack_bytes = v;
 			if (number_before(p, end, "bytes spill stores", &v))
-				props->spill_store_bytes = v;
+				k->spill_store_bytes = v;
 			if (number_before(p, end, "bytes spill loads", &v))
-				props->spill_load_bytes = v;
-			props = NULL;
-		} else if (entry && number_before(p, end, "registers", &v)) {
-			entry->have_regs = true;
-			entry->registers = v;
+				k->spill_load_bytes = v;
+			props = SIZE_MAX;
+		} else if (entry != SIZE_MAX && number_before(p, end, "registers", &v)) {
+			struct px_ptxas_kernel *k = &res->kernels[entry];
+			k->have_regs = true;
+			k->registers = v;
 			if (number_before(p, end, "barriers", &v))
-				entry->barriers = v;
+				k->barriers = v;
 			if (number_before(p, end, "bytes smem", &v))
-				entry->smem_bytes = v;
-			entry = NULL;
+				k->smem_bytes = v;
+			entry = SIZE_MAX;
 		}
 		p = *end ? end + 1 : end;
 	}

@@ -1,6 +1,7 @@
 /* test_report.c: the pieces of `ptxray report` that need no parser: reading
  * ptxas -v output, the JSON writer, demangling, the public API's errors. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ptxray.h"
@@ -128,4 +129,32 @@ Test(api, kernels_and_json)
 	free(json);
 	free(errors);
 	ptxray_report_delete(r);
+}
+
+/* Regression (found by fuzz_ptxas): the kernel array grows while a kernel's
+ * lines are being read; the reader must not keep pointers into it. */
+Test(ptxas, many_kernels_grow_the_array)
+{
+	struct px_buf b = {0};
+	for (int i = 0; i < 40; i++) {
+		px_buf_printf(&b, "ptxas info    : Compiling entry function 'k%d' for 'sm_90'\n", i);
+		px_buf_printf(&b, "ptxas info    : Function properties for k%d\n", i);
+		px_buf_printf(&b, "    %d bytes stack frame, %d bytes spill stores, 0 bytes spill loads\n", i, i * 2);
+		px_buf_printf(&b, "ptxas info    : Used %d registers, used 0 barriers, %d bytes smem\n", 10 + i, i * 16);
+	}
+	struct px_ptxas_result r = {0};
+	px_ptxas_parse(b.p, &r);
+	cr_assert_eq(r.n, 40);
+	for (int i = 0; i < 40; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "k%d", i);
+		const struct px_ptxas_kernel *k = px_ptxas_find(&r, px_str_c(name));
+		cr_assert_not_null(k);
+		cr_assert_eq(k->registers, (uint32_t)(10 + i));
+		cr_assert_eq(k->smem_bytes, (uint32_t)(i * 16));
+		cr_assert_eq(k->stack_bytes, (uint32_t)i);
+		cr_assert_eq(k->spill_store_bytes, (uint32_t)(i * 2));
+	}
+	px_ptxas_result_free(&r);
+	px_buf_free(&b);
 }
