@@ -38,34 +38,56 @@ LIB_SOURCES = [
     'analyzer/dump.c',
     'analyzer/ir.c',
     'analyzer/json.c',
-    'analyzer/pass_access.c',
-    'analyzer/pass_affine.c',
     'analyzer/pass_cfg.c',
     'analyzer/pass_dom.c',
     'analyzer/pass_live.c',
     'analyzer/pass_loops.c',
     'analyzer/pass_mentions.c',
-    'analyzer/pass_uniform.c',
     'analyzer/pipeline.c',
     'analyzer/ptx/lexer.c',
     'analyzer/ptx/parse_insn.c',
     'analyzer/ptx/parser.c',
     'analyzer/ptxas.c',
     'analyzer/report.c',
-    'analyzer/report_access.c',
     'analyzer/report_json.c',
     'analyzer/report_text.c',
     'analyzer/resources.c',
     'analyzer/util.c',
     'analyzer/verify.c',
+    'arch/arch.c',
+    'occupancy/occ_advice.c',
+    'occupancy/occ_plot.c',
+    'occupancy/occ_query.c',
+    'occupancy/occ_report.c',
+    'occupancy/occ_render.c',
+    'occupancy/occupancy.c',
 ]
+
+# The per-compute-capability tables, embedded in the library by arch/embed.py
+# (into ARCH_GEN, compiled with LIB_SOURCES). Sorted by compute capability.
+ARCH_TABLES = [
+    'arch/sm_50.yaml', 'arch/sm_52.yaml', 'arch/sm_53.yaml',
+    'arch/sm_60.yaml', 'arch/sm_61.yaml', 'arch/sm_62.yaml',
+    'arch/sm_70.yaml', 'arch/sm_72.yaml', 'arch/sm_75.yaml',
+    'arch/sm_80.yaml', 'arch/sm_86.yaml', 'arch/sm_87.yaml', 'arch/sm_89.yaml',
+    'arch/sm_90.yaml',
+    'arch/sm_100.yaml', 'arch/sm_103.yaml', 'arch/sm_110.yaml',
+    'arch/sm_120.yaml', 'arch/sm_121.yaml',
+]
+ARCH_GEN = 'build/gen/arch_tables.c'
+
+# NVIDIA's occupancy calculator: the differential test (tests/unit/
+# test_occ_oracle.c) compiles against it only when it is there.
+CUDA_OCCUPANCY_H = '/usr/local/cuda/include/cuda_occupancy.h'
 
 # The command-line driver, linked against build/libptxray.a.
 MAIN = 'analyzer/main.c'
 
 # Criterion unit tests: all of them go into one binary, build/unit_tests.
 UNIT_TESTS = [
+    'tests/unit/test_arch.c',
     'tests/unit/test_lexer.c',
+    'tests/unit/test_occ_oracle.c',
     'tests/unit/test_parser.c',
     'tests/unit/test_passes.c',
     'tests/unit/test_report.c',
@@ -73,6 +95,7 @@ UNIT_TESTS = [
 
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.
 FUZZ = [
+    'fuzz/fuzz_arch.c',
     'fuzz/fuzz_ptx.c',
     'fuzz/fuzz_ptxas.c',
 ]
@@ -401,7 +424,7 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     opt = ['-O0', '-g'] if args.debug else ['-O2', '-g']
     san = (['-fsanitize=address,undefined', '-fno-omit-frame-pointer',
             '-fno-sanitize-recover=all'] if args.sanitize else [])
-    includes = ['-Ianalyzer', '-Iinclude', '-I' + GRAMMAR_DIR + '/src']
+    includes = ['-Ianalyzer', '-Iarch', '-Ioccupancy', '-Iinclude', '-I' + GRAMMAR_DIR + '/src']
     cflags = (['-std=c11'] + opt + ['-Wall', '-Wextra', '-D_GNU_SOURCE']
               + (['-DPX_DEBUG'] if args.debug else [])
               + (['-Werror'] if args.werror else []) + san + includes + cflags_pkg)
@@ -446,6 +469,8 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     n.newline()
 
     n.build('build.ninja', 'configure', implicit=['configure.py'])
+    n.rule('embed_arch', 'python3 arch/embed.py $out $in', description='EMBED $out')
+    n.build(ARCH_GEN, 'embed_arch', ARCH_TABLES, implicit=['arch/embed.py'])
     n.build(GRAMMAR_SOURCES, 'fetch_grammar')
     n.newline()
 
@@ -457,12 +482,17 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     for src in GRAMMAR_SOURCES:
         n.build(obj(src), 'cc', src, variables={'cflags': '$grammar_cflags'})
         lib_objs.append(obj(src))
+    n.build(obj(ARCH_GEN), 'cc', ARCH_GEN)
+    lib_objs.append(obj(ARCH_GEN))
     n.build('build/libptxray.a', 'ar', lib_objs)
     n.build(obj(MAIN), 'cc', MAIN)
     n.build('build/ptxray', 'link', [obj(MAIN), 'build/libptxray.a'])
     test_objs = []
+    occ_oracle = (['-DPX_HAVE_CUDA_OCCUPANCY', '-isystem', os.path.dirname(CUDA_OCCUPANCY_H)]
+                  if os.path.isfile(CUDA_OCCUPANCY_H) else [])
     for src in UNIT_TESTS:
-        n.build(obj(src), 'cc', src, variables={'cflags': '$cflags $test_cflags'})
+        extra = ' ' + ' '.join(occ_oracle) if src.endswith('test_occ_oracle.c') and occ_oracle else ''
+        n.build(obj(src), 'cc', src, variables={'cflags': '$cflags $test_cflags' + extra})
         test_objs.append(obj(src))
     n.build('build/unit_tests', 'link', test_objs + ['build/libptxray.a'],
             variables={'libs': '$libs $test_libs'})
@@ -499,6 +529,8 @@ def write_build_ninja(args, argv, cc, cc_explicit):
             n.build(obj(src, 'build/fuzz/obj'), 'fuzz_cc', src,
                     variables={'fuzz_cflags': '$fuzz_grammar_cflags'})
             fobjs.append(obj(src, 'build/fuzz/obj'))
+        n.build(obj(ARCH_GEN, 'build/fuzz/obj'), 'fuzz_cc', ARCH_GEN)
+        fobjs.append(obj(ARCH_GEN, 'build/fuzz/obj'))
         for src in FUZZ:
             name = os.path.splitext(os.path.basename(src))[0]
             n.build(obj(src, 'build/fuzz/obj'), 'fuzz_cc', src)
@@ -573,7 +605,7 @@ def main():
             fetch_grammar()
         return 0
 
-    listed = (LIB_SOURCES + [MAIN] + UNIT_TESTS + FUZZ + BENCH_PROGRAMS + EXAMPLES)
+    listed = (LIB_SOURCES + [MAIN] + UNIT_TESTS + FUZZ + BENCH_PROGRAMS + EXAMPLES + ARCH_TABLES)
     absent = [s for s in listed if not os.path.isfile(s)]
     if absent:
         fail('listed in configure.py but missing: %s\n'

@@ -9,7 +9,18 @@
 #ifndef PX_REPORT_H
 #define PX_REPORT_H
 
-#include "analysis.h"  /* enum px_launch_from, struct px_launch, the analyses' results */
+#include "occupancy.h"
+#include "ir.h"
+
+/* How the launch configuration used for lane-level verdicts was chosen. */
+enum px_launch_from {
+	PX_LAUNCH_REQNTID, PX_LAUNCH_MAXNTID, PX_LAUNCH_OPTION,
+	PX_LAUNCH_ANNOTATION, PX_LAUNCH_CONFIG, PX_LAUNCH_DEFAULT,
+};
+const char *px_launch_from_name(enum px_launch_from f);
+
+/* The default block when nothing else says (DESIGN: documented, reported as such). */
+#define PX_DEFAULT_BLOCK_X 256
 
 struct px_report_options {
 	uint32_t block[3];          /* --block; 0 = not given */
@@ -18,8 +29,7 @@ struct px_report_options {
 	const char *const *kernels; /* --kernel (mangled or demangled); NULL-terminated or NULL */
 	const char *ptxas;          /* --ptxas: path or "ptxas"; NULL = don't run it */
 	const char *dump;           /* --dump=PASS,...: pass names (validated by the caller) or NULL */
-	const struct px_param_value *params;  /* --param NAME=VALUE */
-	uint32_t nparams;
+	const struct px_archset *archs;  /* arch tables for the occupancy; NULL = no occupancy */
 };
 
 /* Results parsed from `ptxas -v` for one kernel. */
@@ -76,10 +86,13 @@ struct px_kernel_report {
 	uint32_t block[3];
 	enum px_launch_from block_from;
 	bool spills_predicted;
-	uint32_t reg_demand;        /* the register estimate before any cap (pass_live.c) */
-	uint32_t spill_cap;         /* the cap the prediction used: .maxnreg, launch bounds or 255 */
-	const struct px_results *res;  /* accesses, branches (module arena); NULL if none */
-	const struct px_module *module;  /* for .file names of the results' source lines */
+	/* occupancy at the launch block (occupancy/occ_report.c); have_occ false
+	 * when the target has no arch table (rendered null) */
+	bool have_occ;
+	const struct px_arch *occ_arch;
+	struct px_occ_query occ_q;
+	struct px_occ_result occ;
+	struct px_occ_advice occ_adv;
 };
 
 struct px_file_report {
@@ -99,17 +112,14 @@ bool px_report_file(const char *path, char *text, size_t len,
                     struct px_file_report *rep, struct px_diags *diags);
 void px_file_report_free(struct px_file_report *rep);
 
+/* Fills k's occupancy from its resources (ptxas's when known, else the
+ * estimate) at its launch block, for --arch or the module's .target. */
+void px_report_occupancy(const struct px_report_options *opt, const struct px_module *m,
+                         struct px_kernel_report *k);
+
 /* Renderers: append to out. */
 void px_report_json(struct px_buf *out, const struct px_file_report *files, size_t n);
 void px_report_text(struct px_buf *out, const struct px_file_report *files, size_t n);
-struct px_json;
-/* report_access.c: the `accesses`, `branches` and `spills` members of a
- * kernel's JSON object, and the text section on non-ideal accesses and
- * divergent branches. */
-void px_report_json_spills(struct px_json *j, const struct px_kernel_report *k);
-void px_report_json_accesses(struct px_json *j, const struct px_kernel_report *k);
-void px_report_json_branches(struct px_json *j, const struct px_kernel_report *k);
-void px_report_text_accesses(struct px_buf *out, const struct px_kernel_report *k);
 
 /* ---- json.c: a small JSON writer ---- */
 struct px_json {

@@ -19,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHMARKS = [
     'bench/speed.py',
     'bench/regs.py',
+    'bench/occupancy.py',
 ]
 
 
