@@ -673,6 +673,8 @@ static int cmd_report(int argc, char **argv)
 	const char *format = "text";
 	const char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	const char **kernels = xcalloc((size_t)argc + 1, sizeof *kernels);
+	struct px_param_value *params = xcalloc((size_t)argc + 1, sizeof *params);
+	uint32_t nparams = 0;
 	const char *dump = NULL;
 	size_t nfiles = 0, nkernels = 0;
 	int rc = 0;
@@ -699,10 +701,11 @@ static int cmd_report(int argc, char **argv)
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--param"))) {
-			if (!strchr(v, '=') || v[0] == '=') {
-				rc = bad_usage("bad --param '%s': expected NAME=VALUE", v);
+			if (!px_param_value_parse(v, &params[nparams])) {
+				rc = bad_usage("bad --param '%s': expected NAME=VALUE (VALUE an integer)", v);
 				goto out;
 			}
+			nparams++;
 		} else if ((v = opt_value(argc, argv, &i, "--kernel"))) {
 			kernels[nkernels++] = v;
 		} else if ((v = opt_value(argc, argv, &i, "--arch"))) {
@@ -751,6 +754,8 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	opt.kernels = nkernels ? kernels : NULL;
+	opt.params = params;
+	opt.nparams = nparams;
 	opt.dump = dump;
 
 	struct px_diags diags = {0};
@@ -813,6 +818,7 @@ static int cmd_report(int argc, char **argv)
 out:
 	free(files);
 	free(kernels);
+	free(params);
 	return rc;
 }
 

@@ -7,19 +7,6 @@
 
 #include "report.h"
 
-const char *px_launch_from_name(enum px_launch_from f)
-{
-	switch (f) {
-	case PX_LAUNCH_REQNTID: return "reqntid";
-	case PX_LAUNCH_MAXNTID: return "maxntid";
-	case PX_LAUNCH_OPTION: return "option";
-	case PX_LAUNCH_ANNOTATION: return "annotation";
-	case PX_LAUNCH_CONFIG: return "config";
-	case PX_LAUNCH_DEFAULT: return "default";
-	}
-	return "default";
-}
-
 /* Does --kernel pattern select kernel f? A pattern matches the mangled
  * name, the whole demangled name, or the demangled name without its
  * parameter list ("reduce" selects "reduce(float*, int)"). */
@@ -43,28 +30,30 @@ static bool selected(const struct px_report_options *opt, const struct px_func *
 	return false;
 }
 
-/* Chooses the block used for lane-level verdicts: .reqntid, then --block,
- * then .maxntid, else the documented default (256,1,1). */
-static void choose_block(const struct px_report_options *opt, const struct px_func *f,
+/* Chooses the block used for lane-level verdicts (px_launch_block). */
+static void choose_block(const struct px_launch *l, const struct px_func *f,
                          struct px_kernel_report *k)
 {
-	if (f->reqntid[0]) {
-		for (int i = 0; i < 3; i++)
-			k->block[i] = f->reqntid[i] ? f->reqntid[i] : 1;
-		k->block_from = PX_LAUNCH_REQNTID;
-	} else if (opt->block[0]) {
-		for (int i = 0; i < 3; i++)
-			k->block[i] = opt->block[i] ? opt->block[i] : 1;
-		k->block_from = PX_LAUNCH_OPTION;
-	} else if (f->maxntid[0]) {
-		for (int i = 0; i < 3; i++)
-			k->block[i] = f->maxntid[i] ? f->maxntid[i] : 1;
-		k->block_from = PX_LAUNCH_MAXNTID;
-	} else {
-		k->block[0] = PX_DEFAULT_BLOCK_X;
-		k->block[1] = k->block[2] = 1;
-		k->block_from = PX_LAUNCH_DEFAULT;
+	k->block_from = px_launch_block(l, f, k->block);
+}
+
+/* The register cap a spill prediction compares against: .maxnreg, the
+ * launch bounds (.maxntid or .reqntid rounded to warps, times
+ * .minnctapersm, must fit the 64K-register file, in steps of 8), and 255. */
+static uint32_t spill_cap(const struct px_func *f)
+{
+	uint32_t cap = 255;
+	if (f->maxnreg && f->maxnreg < cap)
+		cap = f->maxnreg;
+	const uint32_t *nt = f->reqntid[0] ? f->reqntid : f->maxntid;
+	if (nt[0]) {
+		uint64_t threads = (uint64_t)nt[0] * (nt[1] ? nt[1] : 1) * (nt[2] ? nt[2] : 1);
+		threads = (threads + 31) / 32 * 32 * (f->minnctapersm ? f->minnctapersm : 1);
+		uint64_t c = 65536 / threads / 8 * 8;
+		if (c >= 8 && c < cap)
+			cap = (uint32_t)c;
 	}
+	return cap;
 }
 
 /* The kernel's source position: the first .loc in force in its body (the
@@ -84,6 +73,7 @@ struct report_ctx {
 	const struct px_report_options *opt;
 	struct px_file_report *rep;
 	struct px_diags *diags;
+	struct px_launch launch;
 	size_t cap;
 	bool verify;
 	bool failed;
@@ -114,6 +104,7 @@ static void on_function(void *vctx, struct px_module *m, uint32_t fi)
 {
 	struct report_ctx *c = vctx;
 	struct px_func *f = &m->funcs[fi];
+	m->launch = &c->launch;
 	if (!px_pipeline_run_func(m, f, c->diags, c->verify))
 		c->failed = true;
 	if (c->opt->dump)
@@ -128,6 +119,8 @@ static void on_function(void *vctx, struct px_module *m, uint32_t fi)
 			k->line = f->line;
 			source_of(f, k);
 			k->reg_estimate = f->reg_estimate;
+			k->reg_demand = f->reg_demand;
+			k->res = f->res;
 		} else {
 			free(dem);
 		}
@@ -143,12 +136,17 @@ bool px_report_file(const char *path, char *text, size_t len,
 	rep->path = path;
 	size_t errors = diags->errors;
 	struct report_ctx c = {.opt = opt, .rep = rep, .diags = diags};
+	memcpy(c.launch.block, opt->block, sizeof c.launch.block);
+	memcpy(c.launch.grid, opt->grid, sizeof c.launch.grid);
+	c.launch.params = opt->params;
+	c.launch.nparams = opt->nparams;
 #ifdef PX_DEBUG
 	c.verify = true;
 #endif
 	struct px_parse_hook hook = {.function = on_function, .ctx = &c, .body_arenas = true};
 	struct px_module *m = px_ptx_parse_hooked(path, text, len, diags, &hook);
 	rep->module = m;
+	m->launch = NULL;  /* pointed at c.launch, which ends here */
 	if (diags->errors > errors || c.failed)
 		return false;
 
@@ -172,6 +170,7 @@ bool px_report_file(const char *path, char *text, size_t len,
 		struct px_kernel_report *k = &rep->kernels[i];
 		const struct px_func *f = &m->funcs[k->func_index];
 		k->func = f;
+		k->module = m;
 		const struct px_file_entry *fe = k->source_index ? px_module_file(m, k->source_index) : NULL;
 		if (fe)
 			k->source_file = px_arena_strndup(m->arena, fe->name.p, fe->name.n);
@@ -179,8 +178,9 @@ bool px_report_file(const char *path, char *text, size_t len,
 		k->shared_static_bytes = px_shared_static_bytes(m, k->func_index, &k->shared_dynamic);
 		k->local_bytes = px_local_bytes(m, k->func_index);
 		k->param_bytes = px_param_bytes(f);
-		choose_block(opt, f, k);
-		k->spills_predicted = k->reg_cap && k->reg_estimate > k->reg_cap;
+		choose_block(&c.launch, f, k);
+		k->spill_cap = spill_cap(f);
+		k->spills_predicted = k->reg_demand > k->spill_cap;
 		if (have_ptxas) {
 			const struct px_ptxas_kernel *pk = px_ptxas_find(&pr, f->name);
 			if (pk) {

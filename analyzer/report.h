@@ -10,17 +10,7 @@
 #define PX_REPORT_H
 
 #include "occupancy.h"
-#include "ir.h"
-
-/* How the launch configuration used for lane-level verdicts was chosen. */
-enum px_launch_from {
-	PX_LAUNCH_REQNTID, PX_LAUNCH_MAXNTID, PX_LAUNCH_OPTION,
-	PX_LAUNCH_ANNOTATION, PX_LAUNCH_CONFIG, PX_LAUNCH_DEFAULT,
-};
-const char *px_launch_from_name(enum px_launch_from f);
-
-/* The default block when nothing else says (DESIGN: documented, reported as such). */
-#define PX_DEFAULT_BLOCK_X 256
+#include "analysis.h"  /* enum px_launch_from, struct px_launch, the analyses' results */
 
 struct px_report_options {
 	uint32_t block[3];          /* --block; 0 = not given */
@@ -30,6 +20,8 @@ struct px_report_options {
 	const char *ptxas;          /* --ptxas: path or "ptxas"; NULL = don't run it */
 	const char *dump;           /* --dump=PASS,...: pass names (validated by the caller) or NULL */
 	const struct px_archset *archs;  /* arch tables for the occupancy; NULL = no occupancy */
+	const struct px_param_value *params;  /* --param NAME=VALUE */
+	uint32_t nparams;
 };
 
 /* Results parsed from `ptxas -v` for one kernel. */
@@ -93,6 +85,10 @@ struct px_kernel_report {
 	struct px_occ_query occ_q;
 	struct px_occ_result occ;
 	struct px_occ_advice occ_adv;
+	uint32_t reg_demand;        /* the register estimate before any cap (pass_live.c) */
+	uint32_t spill_cap;         /* the cap the prediction used: .maxnreg, launch bounds or 255 */
+	const struct px_results *res;  /* accesses, branches (module arena); NULL if none */
+	const struct px_module *module;  /* for .file names of the results' source lines */
 };
 
 struct px_file_report {
@@ -120,6 +116,14 @@ void px_report_occupancy(const struct px_report_options *opt, const struct px_mo
 /* Renderers: append to out. */
 void px_report_json(struct px_buf *out, const struct px_file_report *files, size_t n);
 void px_report_text(struct px_buf *out, const struct px_file_report *files, size_t n);
+struct px_json;
+/* report_access.c: the `accesses`, `branches` and `spills` members of a
+ * kernel's JSON object, and the text section on non-ideal accesses and
+ * divergent branches. */
+void px_report_json_spills(struct px_json *j, const struct px_kernel_report *k);
+void px_report_json_accesses(struct px_json *j, const struct px_kernel_report *k);
+void px_report_json_branches(struct px_json *j, const struct px_kernel_report *k);
+void px_report_text_accesses(struct px_buf *out, const struct px_kernel_report *k);
 
 /* ---- json.c: a small JSON writer ---- */
 struct px_json {

@@ -65,18 +65,7 @@ static void kernel_json(struct px_json *j, const struct px_kernel_report *k)
 
 	px_json_key(j, "spills");
 	px_json_begin_object(j);
-	px_json_key(j, "predicted");
-	px_json_bool(j, k->spills_predicted);
-	px_json_key(j, "ptxas_store_bytes");
-	if (k->have_ptxas && k->ptxas.have_frame)
-		px_json_uint(j, k->ptxas.spill_store_bytes);
-	else
-		px_json_null(j);
-	px_json_key(j, "ptxas_load_bytes");
-	if (k->have_ptxas && k->ptxas.have_frame)
-		px_json_uint(j, k->ptxas.spill_load_bytes);
-	else
-		px_json_null(j);
+	px_report_json_spills(j, k);
 	px_json_end_object(j);
 
 	/* added fields (INTERFACES.md allows additions) */
@@ -139,9 +128,9 @@ static void kernel_json(struct px_json *j, const struct px_kernel_report *k)
 	else
 		px_json_null(j);
 	px_json_key(j, "accesses");
-	px_json_null(j);
+	px_report_json_accesses(j, k);
 	px_json_key(j, "branches");
-	px_json_null(j);
+	px_report_json_branches(j, k);
 	px_json_end_object(j);
 }
 

@@ -41,6 +41,7 @@ UNIT_TIMEOUT = 900
 CHECKERS = [
     'tests/check_docs.py',
     'tests/check_occupancy_hw.py',
+    'tests/check_gpu.py',
     'tests/check_ptxas.py',
 ]
 
