@@ -40,8 +40,8 @@ UNIT_TIMEOUT = 900
 # Checker scripts (paths relative to the repository root).
 CHECKERS = [
     'tests/check_docs.py',
-    'tests/check_occupancy_hw.py',
     'tests/check_gpu.py',
+    'tests/check_occupancy_hw.py',
     'tests/check_ptxas.py',
 ]
 
