@@ -1,0 +1,248 @@
+/* cuda.h: the CUDA C front end: what ptxray reads from a .cu/.cuh file
+ * without a compiler, the source-level findings, and the nvcc bridge.
+ *
+ * Flow (DESIGN.md "How data flows"):
+ *   px_cuda_parse      text -> px_cuda_file: kernels and device functions,
+ *                      __launch_bounds__/__maxnreg__, __shared__ sizes
+ *                      (constant folded), launch sites and their folded
+ *                      configurations, cudaFuncSetAttribute opt-ins, and the
+ *                      annotations (launch/hot/assume/ptxray-ignore[-file]);
+ *                      regions tree-sitter marks ERROR/MISSING are listed in
+ *                      `skipped` and never analysed (a note says so);
+ *   px_cuda_check      px_cuda_file (+ registers from PTX when known) ->
+ *                      px_cuda_results: findings with rule ids (the rule ids
+ *                      are the table px_cuda_rules()) and the source-level
+ *                      memory accesses, evaluated with the PTX analyses' own
+ *                      affine forms and warp cost model (analysis.h);
+ *   px_cuda_compile    the nvcc bridge: `nvcc -ptx -lineinfo -arch=...`,
+ *                      argv exec with a time limit, PTX cached by a hash of
+ *                      the source, its includes and the flags.
+ *
+ * Ownership: a px_cuda_file owns one arena (every string and array below
+ * lives in it, the text included) and is freed by px_cuda_file_delete.
+ * px_cuda_results owns its findings (px_cuda_results_free). Nothing here
+ * prints, exits or keeps global state. Lines and columns are 1-based. */
+#ifndef PX_CUDA_H
+#define PX_CUDA_H
+
+#include "util.h"
+
+struct px_archset;
+
+/* ---- options ---- */
+struct px_cuda_options {
+	const char *const *defines;   /* -D NAME[=VALUE] (without the -D); ndefines entries */
+	size_t ndefines;
+	const char *const *archs;     /* targets for launch feasibility ("sm_90"); NULL: sm_90 */
+	size_t narchs;
+	const struct px_archset *archset;  /* the arch tables; NULL: no feasibility checks */
+};
+
+/* ---- what the parse finds ---- */
+enum px_cuda_func_kind { PX_CUDA_KERNEL, PX_CUDA_DEVICE };
+
+/* A configuration value: known (folded to a constant) or not. */
+struct px_cuda_dim3 {
+	bool known;
+	uint32_t v[3];
+};
+
+struct px_cuda_func {
+	const char *name;             /* identifier as written (no template args) */
+	uint32_t line, column, end_line;
+	uint32_t body_start, body_end;  /* byte offsets of the body's braces; 0 when declaration only */
+	enum px_cuda_func_kind kind;
+	bool is_template;
+	bool has_body;
+	bool clean;                   /* no ERROR/MISSING node inside: analysed */
+	/* __launch_bounds__(max_threads[, min_blocks[, max_blocks_cluster]]) */
+	bool has_launch_bounds, launch_bounds_known;
+	uint32_t max_threads, min_blocks, max_blocks_cluster;
+	uint32_t maxnreg;             /* __maxnreg__(N); 0 none */
+	/* static __shared__ declared inside (bytes; known false when a size did not fold) */
+	uint64_t shared_static_bytes;
+	bool shared_static_known;
+	bool shared_dynamic;          /* uses an extern __shared__ array */
+	/* parameters, in order (names only; type text in param_types) */
+	const char **params, **param_types;
+	uint32_t nparams;
+	/* `// ptxray: launch ...` on or above the function */
+	bool have_launch;
+	struct px_cuda_dim3 ann_block, ann_grid;
+	bool ann_smem_known;
+	uint64_t ann_smem;
+};
+
+struct px_cuda_shared {
+	const char *name;
+	uint32_t line, column;
+	int32_t func;                 /* index in funcs, -1 at file scope */
+	bool is_extern;               /* extern __shared__ T x[] (dynamic) */
+	bool size_known;
+	uint64_t bytes;               /* total, when size_known */
+	uint32_t elem_bytes;          /* element size, 0 unknown */
+	uint32_t ndims;
+	uint64_t dims[4];             /* extents (0 unknown) */
+};
+
+enum px_cuda_launch_via { PX_CUDA_VIA_CHEVRONS, PX_CUDA_VIA_LAUNCH_KERNEL, PX_CUDA_VIA_LAUNCH_KERNEL_EX };
+
+struct px_cuda_launch {
+	uint32_t line, column;
+	const char *kernel;           /* the callee as written (template args dropped) */
+	int32_t func;                 /* index in funcs, -1 when not defined in this file */
+	enum px_cuda_launch_via via;
+	struct px_cuda_dim3 grid, block;
+	bool smem_given, smem_known;
+	uint64_t smem;
+	const char *block_text, *grid_text;  /* the expressions as written */
+};
+
+struct px_cuda_optin {              /* cudaFuncSetAttribute(k, ...MaxDynamicSharedMemorySize, n) */
+	uint32_t line, column;
+	const char *kernel;
+	bool known;
+	uint64_t bytes;
+};
+
+/* `// ptxray-ignore: a, b — reason` (applies to `line`: its own line when
+ * the comment follows code, else the next line with code) and
+ * `// ptxray-ignore-file: a` (file_wide). */
+struct px_cuda_suppression {
+	uint32_t line;                /* the line whose findings it suppresses (0 for file-wide) */
+	uint32_t comment_line, comment_column;
+	bool file_wide;
+	const char **rules;
+	uint32_t nrules;
+	const char *reason;           /* NULL when none was given */
+};
+
+/* `// ptxray: assume EXPR` with EXPR one of: NAME % K == 0, NAME >= K,
+ * NAME <= K, NAME == K (NAME an identifier or blockDim.x/y/z, gridDim.*). */
+enum px_cuda_assume_op { PX_ASSUME_MOD_ZERO, PX_ASSUME_GE, PX_ASSUME_LE, PX_ASSUME_EQ };
+struct px_cuda_assume {
+	uint32_t line, column;
+	int32_t func;                 /* the function it sits in or above; -1 file */
+	const char *name;
+	enum px_cuda_assume_op op;
+	int64_t k;
+};
+
+struct px_cuda_hot {                /* `// ptxray: hot` above a loop */
+	uint32_t line;                /* the comment's line */
+	uint32_t loop_line;           /* the loop's first line; 0 when no loop follows */
+	int32_t func;
+};
+
+struct px_cuda_skip {               /* a region tree-sitter could not parse */
+	uint32_t line, column, end_line;
+	bool missing;                 /* a MISSING node (else ERROR) */
+};
+
+struct px_cuda_file {
+	const char *path;
+	const char *text;             /* the original text (arena copy, NUL-terminated) */
+	size_t len;
+	struct px_arena *arena;
+	struct px_cuda_func *funcs; uint32_t nfuncs, capfuncs;
+	struct px_cuda_shared *shared; uint32_t nshared, capshared;
+	struct px_cuda_launch *launches; uint32_t nlaunches, caplaunches;
+	struct px_cuda_optin *optins; uint32_t noptins, capoptins;
+	struct px_cuda_suppression *supp; uint32_t nsupp, capsupp;
+	struct px_cuda_assume *assumes; uint32_t nassumes, capassumes;
+	struct px_cuda_hot *hot; uint32_t nhot, caphot;
+	struct px_cuda_skip *skipped; uint32_t nskipped, capskipped;
+	uint32_t nkernels, nkernels_clean;  /* robustness: kernels, kernels with no ERROR/MISSING */
+	void *priv;                   /* front-end state kept for px_cuda_check (tree, macros) */
+};
+
+/* Parses text (len bytes, copied) read from path. Never fails on C++ it
+ * cannot read (those regions are skipped, noted in diags); returns NULL
+ * only when the grammar cannot be loaded (an error in diags). Malformed
+ * annotations are appended to diags as `bad-annotation` findings. The
+ * caller frees the result with px_cuda_file_delete. */
+struct px_cuda_file *px_cuda_parse(const char *path, const char *text, size_t len,
+                                   const struct px_cuda_options *opt, struct px_diags *diags);
+void px_cuda_file_delete(struct px_cuda_file *f);
+/* The kernel named name (template args ignored), or -1. */
+int32_t px_cuda_find_func(const struct px_cuda_file *f, const char *name, size_t n);
+
+/* ---- source-level findings ---- */
+
+/* The rule ids of this front end, sorted by id (the lint registry wires
+ * them as rules; `ptxray rules` documents them). */
+struct px_cuda_rule {
+	const char *id;
+	enum px_severity severity;    /* default severity */
+	const char *summary;
+};
+const struct px_cuda_rule *px_cuda_rules(size_t *n);
+
+struct px_cuda_finding {
+	const char *rule;             /* static (px_cuda_rules) */
+	enum px_severity severity;
+	uint32_t line, column;
+	char *message;                /* owned */
+	const char *kernel;           /* the kernel concerned (file arena) or NULL */
+	const char *arch;             /* the target (launch-infeasible) or NULL */
+};
+
+/* A source-level memory access: an index expression into a global or
+ * shared array, evaluated like a PTX address (analysis.h). */
+struct px_cuda_access {
+	uint32_t line, column;
+	int32_t func;
+	bool shared;                  /* else global */
+	bool is_store;
+	uint32_t bytes;               /* element size */
+	bool affine;                  /* the index folded to an affine form */
+	double sectors, ideal_sectors;        /* global; < 0 unknown */
+	double wavefronts, ideal_wavefronts;  /* shared; < 0 unknown */
+	const char *array;            /* file arena */
+};
+
+/* Registers per thread for kernel `kernel` (demangled base name) on arch
+ * (from the PTX or ptxas); 0 when unknown. */
+struct px_cuda_regs {
+	const char *kernel, *arch;
+	uint32_t registers;
+	bool from_ptxas;
+};
+
+struct px_cuda_results {
+	struct px_cuda_finding *items;
+	size_t n, cap;
+	struct px_cuda_access *acc;
+	size_t nacc, capacc;
+};
+
+/* Runs the source analyses over f's clean regions (regs may be NULL).
+ * Appends findings (sorted by line, column, rule) to res. */
+void px_cuda_check(const struct px_cuda_file *f, const struct px_cuda_options *opt,
+                   const struct px_cuda_regs *regs, size_t nregs, struct px_cuda_results *res);
+/* Appends res's findings to diags (file = f->path, with rule ids). */
+void px_cuda_results_to_diags(const struct px_cuda_file *f, const struct px_cuda_results *res,
+                              struct px_diags *diags);
+void px_cuda_results_free(struct px_cuda_results *res);
+
+/* ---- the nvcc bridge (cuda_nvcc.c) ---- */
+struct px_cuda_compile_options {
+	const char *nvcc;             /* --nvcc PATH; NULL: $CUDA_HOME/bin/nvcc, then PATH */
+	const char *build_dir;        /* -p DIR: DIR/compile_commands.json; NULL none */
+	const char *cache_dir;        /* NULL: .ptxray-cache/ if writable, else $XDG_CACHE_HOME/ptxray */
+	const char *const *extra;     /* extra flags (-D, -I, -std); nextra entries */
+	size_t nextra;
+	uint32_t timeout_s;           /* 0: 120 */
+};
+
+/* Finds nvcc; returns an xmalloc'd path or NULL. */
+char *px_cuda_find_nvcc(const char *given);
+
+/* Compiles path for arch ("sm_90") to PTX, or takes it from the cache.
+ * Returns the PTX (xmalloc'd, *len) or NULL with *err (xmalloc'd: nvcc's
+ * own messages, or why it could not run). *cached tells whether the cache
+ * answered (no compilation ran). */
+char *px_cuda_compile(const char *path, const char *arch, const struct px_cuda_compile_options *o,
+                      size_t *len, bool *cached, char **err);
+
+#endif
