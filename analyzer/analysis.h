@@ -189,6 +189,16 @@ bool px_aff_has_uniform(const struct px_func_analysis *an, const struct px_aff *
 /* Evaluates predicate register p for a lane: 1 true, 0 false, -1 unknown. */
 int px_pred_eval(const struct px_func_analysis *an, int32_t p, const struct px_eval_env *env,
                  int depth);
+/* The same for the lanes of one warp at once: tid[l] for lane l, lanes
+ * outside mask are ignored (their out[] is 0 / unspecified); uniform atoms
+ * from uval/uknown (may be NULL). px_aff_eval_warp is false when a lane
+ * needs an atom that is not known; px_pred_eval_warp gives -1 there. */
+bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
+                      const int64_t tid[32][3], uint32_t mask, const int64_t *uval,
+                      const bool *uknown, int64_t out[32]);
+void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, const int64_t tid[32][3],
+                       uint32_t mask, const int64_t *uval, const bool *uknown, int8_t out[32],
+                       int depth);
 
 /* ---- lanes (pass_uniform.c) ----
  * The threads of warp w of the block: tid of each lane, and which lanes

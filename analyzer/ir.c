@@ -152,6 +152,9 @@ void px_func_drop_body(struct px_func *f)
 	f->body_dropped = true;
 	f->insns = NULL;
 	f->ninsns = 0;
+	f->op_start = NULL;
+	f->op_ndefs = NULL;
+	f->op_regs = NULL;
 	f->labels = NULL;
 	f->nlabels = 0;
 	f->regs = NULL;
@@ -194,23 +197,26 @@ static bool has_dest(const struct px_insn *in)
 {
 	if (in->nopnds == 0)
 		return false;
-	px_str m = first_mod(in);
+	/* the first modifier is decoded only for the families that need it
+	 * (this runs for every instruction in several passes) */
 	switch ((enum px_opcode)in->op) {
 	case PX_OP_BAR:
 	case PX_OP_BARRIER:
 		/* bar.red.popc.u32 d, a, p: the only barrier form with a result */
 		return (in->mods & PX_MOD_RED) != 0;
-	case PX_OP_MBARRIER:
+	case PX_OP_MBARRIER: {
+		px_str m = first_mod(in);
 		return !(px_str_eqc(m, "init") || px_str_eqc(m, "inval") ||
 		         px_str_eqc(m, "expect_tx") || px_str_eqc(m, "complete_tx"));
+	}
 	case PX_OP_WMMA:
-		return !px_str_eqc(m, "store");
+		return !px_str_eqc(first_mod(in), "store");
 	case PX_OP_TCGEN05:
-		return px_str_eqc(m, "ld");
+		return px_str_eqc(first_mod(in), "ld");
 	case PX_OP_MULTIMEM:
-		return px_str_eqc(m, "ld_reduce");
+		return px_str_eqc(first_mod(in), "ld_reduce");
 	case PX_OP_CLUSTERLAUNCHCONTROL:
-		return px_str_eqc(m, "query_cancel");
+		return px_str_eqc(first_mod(in), "query_cancel");
 	case PX_OP_CP:
 		return false;
 	case PX_OP_UNKNOWN:
@@ -280,4 +286,51 @@ uint32_t px_insn_uses(const struct px_insn *in, int32_t *out, uint32_t max)
 	for (uint32_t i = first; i < in->nopnds; i++)
 		collect(&in->opnds[i], false, out, max, &n);
 	return n;
+}
+
+/* Requires: a parsed body. Fills: f->op_start, op_ndefs, op_regs (body
+ * arena): every instruction's defs and uses, decoded once, because the
+ * passes after it (live, affine, uniform) read them many times each. */
+void fill_operands(struct px_module *m, struct px_func *f)
+{
+	struct px_arena *ar = px_func_arena(m, f);
+	uint32_t n = f->ninsns, total = 0;
+	f->op_start = px_arena_alloc(ar, (n + 1) * sizeof *f->op_start);
+	f->op_ndefs = px_arena_alloc(ar, (n + 1) * sizeof *f->op_ndefs);
+	int32_t tmp[1];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t nd = px_insn_defs(&f->insns[i], tmp, 0);
+		uint32_t nu = px_insn_uses(&f->insns[i], tmp, 0);
+		if (nd > UINT16_MAX)
+			nd = UINT16_MAX;  /* cannot happen: operands are capped far below */
+		f->op_start[i] = total;
+		f->op_ndefs[i] = (uint16_t)nd;
+		total += nd + nu;
+	}
+	f->op_start[n] = total;
+	f->op_regs = px_arena_alloc(ar, (total + 1) * sizeof *f->op_regs);
+	for (uint32_t i = 0; i < n; i++) {
+		int32_t *o = f->op_regs + f->op_start[i];
+		uint32_t nd = px_insn_defs(&f->insns[i], o, f->op_ndefs[i]);
+		px_insn_uses(&f->insns[i], o + nd, f->op_start[i + 1] - f->op_start[i] - nd);
+	}
+}
+
+void px_dump_operands(struct px_buf *out, const struct px_module *m, const struct px_func *f)
+{
+	(void)m;
+	px_buf_printf(out, "operands " PX_STR_FMT ":\n", PX_STR_ARG(f->name));
+	for (uint32_t i = 0; f->op_start && i < f->ninsns; i++) {
+		uint32_t nd, nu;
+		const int32_t *d = px_func_defs(f, i, &nd), *u = px_func_uses(f, i, &nu);
+		px_buf_printf(out, "  line %u:", f->insns[i].line);
+		for (uint32_t k = 0; k < nd; k++)
+			if (d[k] >= 0 && (uint32_t)d[k] < f->nregs)
+				px_buf_printf(out, " " PX_STR_FMT, PX_STR_ARG(f->regs[d[k]].name));
+		px_buf_puts(out, " <-");
+		for (uint32_t k = 0; k < nu; k++)
+			if (u[k] >= 0 && (uint32_t)u[k] < f->nregs)
+				px_buf_printf(out, " " PX_STR_FMT, PX_STR_ARG(f->regs[u[k]].name));
+		px_buf_puts(out, "\n");
+	}
 }

@@ -315,6 +315,14 @@ struct px_func {
 	struct px_label *labels; uint32_t nlabels;
 	struct px_branchtargets *btargets; uint32_t nbtargets;
 
+	/* ---- filled by fill_operands (body arena) ----
+	 * Each instruction's register defs then uses (as px_insn_defs/uses
+	 * give them, uncapped) decoded once for every later pass:
+	 * insn i's defs are op_regs[op_start[i] .. op_start[i] + op_ndefs[i]),
+	 * its uses follow up to op_start[i + 1]. See px_func_defs/px_func_uses. */
+	uint32_t *op_start;   /* ninsns + 1 entries */
+	uint16_t *op_ndefs;
+	int32_t *op_regs;
 	/* ---- filled by fill_cfg ---- */
 	struct px_block *blocks; uint32_t nblocks;    /* blocks[0] is the entry */
 	uint32_t *callees; uint32_t ncallees;         /* module function indices called directly */
@@ -435,6 +443,7 @@ enum px_pass {
 	PX_PASS_AFFINE = 1u << 6,
 	PX_PASS_UNIFORM = 1u << 7,
 	PX_PASS_ACCESS = 1u << 8,
+	PX_PASS_OPERANDS = 1u << 10,
 };
 /* Runs every pass over every function with a body, in order. With verify
  * set (debug builds), checks the IR between passes; a broken invariant is
@@ -460,6 +469,7 @@ const struct px_pass_info *px_passes(size_t *n);
 /* Finds a pass by --dump name; NULL if none. */
 const struct px_pass_info *px_pass_find(const char *name);
 
+void fill_operands(struct px_module *m, struct px_func *f);
 void fill_cfg(struct px_module *m, struct px_func *f, struct px_diags *diags);
 void fill_dom(struct px_module *m, struct px_func *f);
 void fill_postdom(struct px_module *m, struct px_func *f);
@@ -484,12 +494,26 @@ void px_dump_postdom(struct px_buf *out, const struct px_module *m, const struct
 void px_dump_loops(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_live(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_mentions(struct px_buf *out, const struct px_module *m, const struct px_func *f);
+void px_dump_operands(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 
 /* Register operands an instruction defines and uses, in order: fills up to
  * max ids into out and returns the count (which may exceed max). Vector
  * operands contribute each element; addresses contribute their base. */
 uint32_t px_insn_defs(const struct px_insn *in, int32_t *out, uint32_t max);
 uint32_t px_insn_uses(const struct px_insn *in, int32_t *out, uint32_t max);
+/* The same from fill_operands' table (no copy; every id, uncapped): insn
+ * i of f's defs / uses and their count in *n. Requires fill_operands. */
+static inline const int32_t *px_func_defs(const struct px_func *f, uint32_t i, uint32_t *n)
+{
+	*n = f->op_ndefs[i];
+	return f->op_regs + f->op_start[i];
+}
+static inline const int32_t *px_func_uses(const struct px_func *f, uint32_t i, uint32_t *n)
+{
+	uint32_t s = f->op_start[i] + f->op_ndefs[i];
+	*n = f->op_start[i + 1] - s;
+	return f->op_regs + s;
+}
 
 /* 32-bit register units a declared register occupies (pass_live.c):
  * ceil(bits / 32) * vec, at least 1; 0 for predicates. */

@@ -5,11 +5,24 @@
 
 #include "report.h"
 
+/* Appends n bytes: inline when they fit (a report writes millions of
+ * short pieces), else through px_buf_putn, which grows the buffer. */
+static inline void emit(struct px_buf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		px_buf_putn(b, s, n);
+		return;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
 static void sep(struct px_json *j)
 {
 	if (j->depth < PX_COUNTOF(j->need_comma)) {
 		if (j->need_comma[j->depth])
-			px_buf_puts(j->out, j->pretty ? ", " : ",");
+			emit(j->out, ", ", j->pretty ? 2 : 1);
 		j->need_comma[j->depth] = true;
 	}
 }
@@ -17,7 +30,7 @@ static void sep(struct px_json *j)
 static void open_level(struct px_json *j, const char *c)
 {
 	sep(j);
-	px_buf_puts(j->out, c);
+	emit(j->out, c, 1);
 	j->depth++;
 	if (j->depth < PX_COUNTOF(j->need_comma))
 		j->need_comma[j->depth] = false;
@@ -29,25 +42,38 @@ void px_json_begin_array(struct px_json *j) { open_level(j, "["); }
 void px_json_end_object(struct px_json *j)
 {
 	j->depth--;
-	px_buf_puts(j->out, "}");
+	emit(j->out, "}", 1);
 }
 
 void px_json_end_array(struct px_json *j)
 {
 	j->depth--;
-	px_buf_puts(j->out, "]");
+	emit(j->out, "]", 1);
 }
 
 static void raw_string(struct px_buf *b, const char *s, size_t n)
 {
-	px_buf_puts(b, "\"");
 	size_t start = 0;
+	while (start < n && (unsigned char)s[start] >= 0x20 && s[start] != '"' && s[start] != '\\')
+		start++;
+	if (start == n && b->n + n + 3 <= b->cap) {
+		/* nothing to escape (the common case): one copy */
+		char *o = b->p + b->n;
+		o[0] = '"';
+		memcpy(o + 1, s, n);
+		o[n + 1] = '"';
+		o[n + 2] = 0;
+		b->n += n + 2;
+		return;
+	}
+	emit(b, "\"", 1);
+	start = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
 		if (i > start)
-			px_buf_putn(b, s + start, i - start);
+			emit(b, s + start, i - start);
 		switch (c) {
 		case '"': px_buf_puts(b, "\\\""); break;
 		case '\\': px_buf_puts(b, "\\\\"); break;
@@ -59,15 +85,15 @@ static void raw_string(struct px_buf *b, const char *s, size_t n)
 		start = i + 1;
 	}
 	if (n > start)
-		px_buf_putn(b, s + start, n - start);
-	px_buf_puts(b, "\"");
+		emit(b, s + start, n - start);
+	emit(b, "\"", 1);
 }
 
 void px_json_key(struct px_json *j, const char *key)
 {
 	sep(j);
 	raw_string(j->out, key, strlen(key));
-	px_buf_puts(j->out, j->pretty ? ": " : ":");
+	emit(j->out, ": ", j->pretty ? 2 : 1);
 	/* the value that follows needs no comma of its own */
 	if (j->depth < PX_COUNTOF(j->need_comma))
 		j->need_comma[j->depth] = false;
@@ -101,7 +127,7 @@ void px_json_uint(struct px_json *j, uint64_t v)
 		d[--k] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	px_buf_putn(j->out, d + k, sizeof d - k);
+	emit(j->out, d + k, sizeof d - k);
 	done(j);
 }
 
@@ -125,13 +151,16 @@ void px_json_double(struct px_json *j, double v)
 void px_json_bool(struct px_json *j, bool v)
 {
 	sep(j);
-	px_buf_puts(j->out, v ? "true" : "false");
+	if (v)
+		emit(j->out, "true", 4);
+	else
+		emit(j->out, "false", 5);
 	done(j);
 }
 
 void px_json_null(struct px_json *j)
 {
 	sep(j);
-	px_buf_puts(j->out, "null");
+	emit(j->out, "null", 4);
 	done(j);
 }

@@ -343,14 +343,8 @@ void fill_access(struct px_module *m, struct px_func *f)
 					for (uint32_t l = 0; l < 32; l++)
 						p.off[l] = o0 + cx * (int64_t)l;
 				}
-				for (uint32_t l = 0; l < 32 && ok && !(linear && !needs_mask); l++) {
-					p.off[l] = 0;
-					if (!(mask >> l & 1))
-						continue;
-					struct px_eval_env env = {.tid = {tids[w][l][0], tids[w][l][1], tids[w][l][2]},
-					                          .lane = l};
-					ok = px_aff_eval(an, &t, &env, &p.off[l]);
-				}
+				if (ok && !(linear && !needs_mask))
+					ok = px_aff_eval_warp(an, &t, (const int64_t (*)[3])tids[w], mask, NULL, NULL, p.off);
 				/* dedupe: the same offsets up to a multiple of 128 bytes */
 				uint32_t q;
 				for (q = 0; q < npat; q++) {

@@ -732,9 +732,9 @@ void fill_affine(struct px_module *m, struct px_func *f)
 		}
 	}
 
-	int32_t ids[64];
 	for (uint32_t i = 0; i < f->ninsns; i++) {
-		uint32_t nd = px_insn_defs(&f->insns[i], ids, 64);
+		uint32_t nd;
+		const int32_t *ids = px_func_defs(f, i, &nd);
 		for (uint32_t k = 0; k < nd && k < 64; k++) {
 			int32_t r = ids[k];
 			if (r < 0 || (uint32_t)r >= nr)
@@ -867,6 +867,121 @@ int px_pred_eval(const struct px_func_analysis *an, int32_t p, const struct px_e
 		return q->value != 0;
 	}
 	return -1;
+}
+
+/* ---- evaluation for a whole warp at once ----
+ * The same values as px_aff_eval / px_pred_eval for each lane of mask,
+ * computed term by term over the 32 lanes (the per-lane calls dominated the
+ * access and branch models' time on large inputs). */
+
+static bool atom_eval_warp(const struct px_func_analysis *an, uint32_t id, const int64_t tid[32][3],
+                           uint32_t mask, const int64_t *uval, const bool *uknown, int64_t v[32],
+                           int depth)
+{
+	const struct px_atom *t = &an->atoms[id];
+	switch (t->kind) {
+	case PX_ATOM_TID:
+		for (uint32_t l = 0; l < 32; l++)
+			v[l] = mask >> l & 1 ? tid[l][t->a] : 0;
+		return true;
+	case PX_ATOM_LANEID:
+		for (uint32_t l = 0; l < 32; l++)
+			v[l] = l;
+		return true;
+	case PX_ATOM_QUASI: {
+		if (depth > MAX_DEPTH)
+			return false;
+		int64_t x[32];
+		for (uint32_t l = 0; l < 32; l++)
+			v[l] = t->arg.c;
+		for (uint32_t i = 0; i < t->arg.nterms; i++) {
+			if (!atom_eval_warp(an, t->arg.t[i].atom, tid, mask, uval, uknown, x, depth + 1))
+				return false;
+			int64_t coef = t->arg.t[i].coef;
+			for (uint32_t l = 0; l < 32; l++)
+				v[l] += coef * x[l];
+		}
+		for (uint32_t l = 0; l < 32; l++)
+			v[l] = quasi_apply(t->qop, v[l], t->k);
+		return true;
+	}
+	default:
+		if (!uval || !uknown || !uknown[id])
+			return false;
+		for (uint32_t l = 0; l < 32; l++)
+			v[l] = uval[id];
+		return true;
+	}
+}
+
+bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
+                      const int64_t tid[32][3], uint32_t mask, const int64_t *uval,
+                      const bool *uknown, int64_t out[32])
+{
+	if (!a->known)
+		return false;
+	int64_t x[32];
+	for (uint32_t l = 0; l < 32; l++)
+		out[l] = a->c;
+	for (uint32_t i = 0; i < a->nterms; i++) {
+		if (!atom_eval_warp(an, a->t[i].atom, tid, mask, uval, uknown, x, 0))
+			return false;
+		int64_t coef = a->t[i].coef;
+		for (uint32_t l = 0; l < 32; l++)
+			out[l] += coef * x[l];
+	}
+	for (uint32_t l = 0; l < 32; l++)
+		if (!(mask >> l & 1))
+			out[l] = 0;
+	return true;
+}
+
+void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, const int64_t tid[32][3],
+                       uint32_t mask, const int64_t *uval, const bool *uknown, int8_t out[32],
+                       int depth)
+{
+	memset(out, -1, 32);
+	if (p < 0 || depth > 16)
+		return;
+	const struct px_pred *q = &an->pred[p];
+	switch (q->kind) {
+	case PX_PRED_SETP: {
+		int64_t a[32], b[32];
+		if (q->cmp > PX_CMP_HS || q->cmp == PX_CMP_NONE)
+			return;
+		if (!px_aff_eval_warp(an, &q->a, tid, mask, uval, uknown, a) ||
+		    !px_aff_eval_warp(an, &q->b, tid, mask, uval, uknown, b))
+			return;
+		for (uint32_t l = 0; l < 32; l++)
+			out[l] = (int8_t)compare(q->cmp, a[l], b[l], q->is_signed);
+		return;
+	}
+	case PX_PRED_NOT: {
+		px_pred_eval_warp(an, q->p, tid, mask, uval, uknown, out, depth + 1);
+		for (uint32_t l = 0; l < 32; l++)
+			out[l] = out[l] < 0 ? -1 : !out[l];
+		return;
+	}
+	case PX_PRED_AND: case PX_PRED_OR: case PX_PRED_XOR: {
+		int8_t x[32], y[32];
+		px_pred_eval_warp(an, q->p, tid, mask, uval, uknown, x, depth + 1);
+		px_pred_eval_warp(an, q->q, tid, mask, uval, uknown, y, depth + 1);
+		for (uint32_t l = 0; l < 32; l++) {
+			int xv = x[l], yv = y[l];
+			if (xv >= 0 && q->np) xv = !xv;
+			if (yv >= 0 && q->nq) yv = !yv;
+			if (q->kind == PX_PRED_AND && (xv == 0 || yv == 0)) out[l] = 0;
+			else if (q->kind == PX_PRED_OR && (xv == 1 || yv == 1)) out[l] = 1;
+			else if (xv < 0 || yv < 0) out[l] = -1;
+			else out[l] = (int8_t)(q->kind == PX_PRED_XOR ? xv ^ yv
+			                       : q->kind == PX_PRED_AND ? (xv && yv) : (xv || yv));
+		}
+		return;
+	}
+	case PX_PRED_CONST:
+		memset(out, q->value != 0, 32);
+		return;
+	}
 }
 
 /* ---- printing (--dump=affine) ---- */

@@ -146,14 +146,16 @@ static inline void bit_clr(uint64_t *s, uint32_t r)
 static uint32_t get_ops(const struct px_func *f, const struct px_insn *in, bool defs,
                         int32_t *out)
 {
-	uint32_t n = defs ? px_insn_defs(in, out, MAXOPS) : px_insn_uses(in, out, MAXOPS);
+	uint32_t n;
+	const int32_t *ops = defs ? px_func_defs(f, (uint32_t)(in - f->insns), &n)
+	                          : px_func_uses(f, (uint32_t)(in - f->insns), &n);
 	if (n > MAXOPS)
 		n = MAXOPS;
 	/* drop ids the IR should never hold (the verifier reports them) */
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (out[i] >= 0 && (uint32_t)out[i] < f->nregs)
-			out[k++] = out[i];
+		if (ops[i] >= 0 && (uint32_t)ops[i] < f->nregs)
+			out[k++] = ops[i];
 	return k;
 }
 

@@ -61,9 +61,13 @@ uint32_t px_warp_lanes(const uint32_t block[3], uint32_t w, int64_t tid[32][3])
 	return k;
 }
 
-/* The block B's branch condition that holds for lanes reaching `target`
- * through successor s, as (predicate, negated); false if none. */
-static bool controlling(const struct px_func *f, uint32_t b, uint32_t target, int32_t *pred, bool *neg)
+/* The condition of the branch ending block b that holds for the lanes
+ * reaching `child`, the block right below b on the dominator chain of the
+ * instruction's block, as (predicate, negated); false if none. The lanes
+ * are known to have taken one side when that side is `child` itself and is
+ * entered only from b (a successor with a single predecessor b has b as
+ * its immediate dominator, so it can only appear on the chain there). */
+static bool controlling(const struct px_func *f, uint32_t b, uint32_t child, int32_t *pred, bool *neg)
 {
 	const struct px_block *bb = &f->blocks[b];
 	if (bb->nsuccs != 2 || bb->end == bb->first)
@@ -72,23 +76,15 @@ static bool controlling(const struct px_func *f, uint32_t b, uint32_t target, in
 	if (br->op != PX_OP_BRA || br->guard < 0)
 		return false;
 	/* succs: the branch target first, then the fall-through (pass_cfg.c) */
-	uint32_t taken = bb->succs[0];
-	uint32_t other = bb->succs[0] == taken ? bb->succs[1] : bb->succs[0];
+	uint32_t taken = bb->succs[0], other = bb->succs[1];
 	if (other == taken)
 		return false;
-	/* target must be dominated by exactly one side, entered only from b */
 	for (int side = 0; side < 2; side++) {
 		uint32_t s = side ? other : taken;
-		if (f->blocks[s].npreds != 1)
-			continue;
-		for (uint32_t x = target;; x = f->blocks[x].idom) {
-			if (x == s) {
-				*pred = br->guard;
-				*neg = side ? !br->guard_neg : br->guard_neg;
-				return true;
-			}
-			if (x == f->blocks[x].idom || x == b)
-				break;
+		if (s == child && f->blocks[s].npreds == 1) {
+			*pred = br->guard;
+			*neg = side ? !br->guard_neg : br->guard_neg;
+			return true;
 		}
 	}
 	return false;
@@ -110,16 +106,19 @@ void px_reach_masks(const struct px_func *f, uint32_t insn, bool with_guard, con
 		preds[np] = in->guard;
 		negs[np++] = in->guard_neg;
 	}
-	uint32_t b = in->block;
+	uint32_t b = in->block, child = b;
 	for (uint32_t d = f->blocks[b].idom, depth = 0; depth < 64 && np < 24; d = f->blocks[d].idom, depth++) {
 		int32_t p;
 		bool ng;
-		if (controlling(f, d, b, &p, &ng) && an->uni[p] == PX_UNI_DIVERGENT) {
+		if (d == child)
+			break;   /* the entry */
+		if (controlling(f, d, child, &p, &ng) && an->uni[p] == PX_UNI_DIVERGENT) {
 			preds[np] = p;
 			negs[np++] = ng;
 		}
 		if (d == f->blocks[d].idom)
 			break;
+		child = d;
 	}
 	/* a condition that cannot be evaluated for one lane cannot for any
 	 * (it lacks a uniform value): drop it, and say so */
@@ -135,25 +134,24 @@ void px_reach_masks(const struct px_func *f, uint32_t insn, bool with_guard, con
 	}
 	uint64_t nthreads = (uint64_t)an->block[0] * an->block[1] * an->block[2];
 	for (uint32_t w = 0; w < nw; w++) {
-		const int64_t (*tid)[3] = an->tids[w];
+		const int64_t (*tid)[3] = (const int64_t (*)[3])an->tids[w];
 		uint32_t nl = (uint32_t)(nthreads - 32ull * w >= 32 ? 32 : nthreads - 32ull * w);
 		uint32_t mask = nl == 32 ? 0xffffffffu : ((1u << nl) - 1);
-		for (uint32_t l = 0; l < nl && np; l++) {
-			struct px_eval_env env = {.tid = {tid[l][0], tid[l][1], tid[l][2]}, .lane = l,
-			                          .uval = uval, .uknown = uknown};
-			for (uint32_t k = 0; k < np; k++) {
-				int v = px_pred_eval(an, preds[k], &env, 0);
-				if (v < 0) {
-					*known = false;
+		/* a lane leaves at the first condition that fails for it */
+		uint32_t live = mask;
+		for (uint32_t k = 0; k < np && live; k++) {
+			int8_t v[32];
+			px_pred_eval_warp(an, preds[k], tid, live, uval, uknown, v, 0);
+			for (uint32_t l = 0; l < nl; l++) {
+				if (!(live >> l & 1))
 					continue;
-				}
-				if (v == (int)negs[k]) {
-					mask &= ~(1u << l);
-					break;
-				}
+				if (v[l] < 0)
+					*known = false;
+				else if (v[l] == (int)negs[k])
+					live &= ~(1u << l);
 			}
 		}
-		masks[w] = mask;
+		masks[w] = live;
 	}
 }
 
@@ -215,19 +213,16 @@ static uint8_t form_level(const struct px_func_analysis *an, const struct px_aff
 			t.t[t.nterms++] = a->t[i];
 	uint32_t nw = px_block_warps(an->block);
 	for (uint32_t w = 0; w < nw; w++) {
-		const int64_t (*tid)[3] = an->tids[w];
 		uint32_t nl = an->nlanes[w];
-		int64_t first = 0;
-		for (uint32_t l = 0; l < nl; l++) {
-			struct px_eval_env env = {.tid = {tid[l][0], tid[l][1], tid[l][2]}, .lane = l};
-			int64_t v;
-			if (!px_aff_eval(an, &t, &env, &v))
+		int64_t v[32];
+		if (!nl)
+			continue;
+		if (!px_aff_eval_warp(an, &t, (const int64_t (*)[3])an->tids[w],
+		                      nl == 32 ? 0xffffffffu : (1u << nl) - 1, NULL, NULL, v))
+			return PX_UNI_DIVERGENT;
+		for (uint32_t l = 1; l < nl; l++)
+			if (v[l] != v[0])
 				return PX_UNI_DIVERGENT;
-			if (l == 0)
-				first = v;
-			else if (v != first)
-				return PX_UNI_DIVERGENT;
-		}
 	}
 	return PX_UNI_WARP;
 }
@@ -247,10 +242,10 @@ static void sweep(struct uctx *c, bool *changed)
 {
 	struct px_func *f = c->f;
 	struct px_func_analysis *an = c->an;
-	int32_t defs[64], uses[64];
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
-		uint32_t nd = px_insn_defs(in, defs, 64);
+		uint32_t nd, nu;
+		const int32_t *defs = px_func_defs(f, i, &nd);
 		if (!nd)
 			continue;
 		if (nd > 64)
@@ -260,7 +255,7 @@ static void sweep(struct uctx *c, bool *changed)
 		uint8_t comp = 0;
 		unsigned fl = px_opcode_flags(in->op);
 		/* data dependence (operands, address bases, guard) */
-		uint32_t nu = px_insn_uses(in, uses, 64);
+		const int32_t *uses = px_func_uses(f, i, &nu);
 		for (uint32_t k = 0; k < nu && k < 64; k++)
 			if (uses[k] >= 0 && (uint32_t)uses[k] < f->nregs && c->lvl[uses[k]] > lv) {
 				lv = c->lvl[uses[k]];
@@ -343,13 +338,13 @@ static void region(struct uctx *c, uint32_t b, uint32_t *stack, uint8_t *seen, b
 			seen[f->blocks[b].succs[s]] = 1;
 			stack[sp++] = f->blocks[b].succs[s];
 		}
-	int32_t defs[64];
 	while (sp) {
 		uint32_t x = stack[--sp];
 		const struct px_block *xb = &f->blocks[x];
 		c->work += xb->end - xb->first + 1;
 		for (uint32_t i = xb->first; i < xb->end; i++) {
-			uint32_t nd = px_insn_defs(&f->insns[i], defs, 64);
+			uint32_t nd;
+			const int32_t *defs = px_func_defs(f, i, &nd);
 			for (uint32_t k = 0; k < nd && k < 64; k++) {
 				int32_t r = defs[k];
 				if (r < 0 || (uint32_t)r >= f->nregs || c->lvl[r] == PX_UNI_DIVERGENT)
@@ -458,21 +453,20 @@ static bool eval_branch(struct uctx *c, uint32_t b, int32_t guard, bool *split, 
 		px_reach_masks(f, ig, true, uval, uk, masks, &known);
 		for (uint32_t w = 0; ok && w < nw; w++) {
 			uint32_t mask = masks[w];
-			const int64_t (*tid)[3] = an->tids[w];
+			const int64_t (*tid)[3] = (const int64_t (*)[3])an->tids[w];
 			uint32_t nl = an->nlanes[w];
 			uint32_t taken = 0, active = 0;
+			int8_t v[32];
+			px_pred_eval_warp(an, guard, tid, mask, uval, uk, v, 0);
 			for (uint32_t ln = 0; ln < nl; ln++) {
 				if (!(mask >> ln & 1))
 					continue;
-				struct px_eval_env env = {.tid = {tid[ln][0], tid[ln][1], tid[ln][2]}, .lane = ln,
-				                          .uval = uval, .uknown = uk};
-				int v = px_pred_eval(an, guard, &env, 0);
-				if (v < 0) {
+				if (v[ln] < 0) {
 					ok = false;
 					break;
 				}
 				active++;
-				taken += (uint32_t)v;
+				taken += (uint32_t)v[ln];
 			}
 			if (!ok || !active)
 				continue;

@@ -10,6 +10,12 @@
 
 #include "analysis.h"
 
+static void run_operands(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_operands(m, f);
+}
+
 static void run_cfg(struct px_module *m, struct px_func *f, struct px_diags *d)
 {
 	fill_cfg(m, f, d);
@@ -64,6 +70,9 @@ static void run_access(struct px_module *m, struct px_func *f, struct px_diags *
 }
 
 static const struct px_pass_info passes[] = {
+	{"operands", PX_PASS_OPERANDS, 0,
+	 "op_start/op_ndefs/op_regs (each instruction's register defs and uses)",
+	 "register defs and uses of every instruction, decoded once", run_operands, px_dump_operands},
 	{"cfg", PX_PASS_CFG, 0,
 	 "blocks, succs/preds, insn->block, rpo, reachable, callees",
 	 "basic blocks and control-flow edges", run_cfg, px_dump_cfg},
