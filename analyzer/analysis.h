@@ -62,6 +62,8 @@ enum px_atom_kind {
 	PX_ATOM_SYM,          /* address of a variable: a = index in vars (func: a | 1<<31 for module) */
 	PX_ATOM_LOOP,         /* iteration count of loop a (register b) */
 	PX_ATOM_OPAQUE,       /* some uniform value (product of uniforms, ...) */
+	PX_ATOM_JOIN,         /* the uniform part of register b with several definitions
+	                       * (pass_affine.c join_form): increments and init differences */
 };
 enum px_quasi_op { PX_Q_DIV, PX_Q_REM, PX_Q_AND, PX_Q_OR, PX_Q_XOR, PX_Q_MIN, PX_Q_MAX,
                    PX_Q_TRUNC, PX_Q_SEXT };
@@ -80,6 +82,9 @@ struct px_atom {
 	uint32_t a, b;
 	int64_t k;            /* QUASI constant */
 	uint32_t align;       /* a power of two known to divide the value (1 if nothing known) */
+	bool unsure;          /* fill_uniform: a LOOP or JOIN atom (or a quasi atom over one)
+	                       * that lanes running together may hold differently (after a
+	                       * divergent loop exit or branch): not to be relied on */
 	struct px_aff arg;    /* QUASI operand (thread-only) */
 };
 

@@ -245,6 +245,20 @@ void fill_access(struct px_module *m, struct px_func *f)
 				}
 				continue;
 			}
+			bool unsure = false;
+			for (uint32_t k = 0; k < a.nterms; k++)
+				unsure |= an->atoms[a.t[k].atom].unsure;
+			if (unsure) {
+				/* lanes running together may hold different counts: the
+				 * per-lane pattern is not known */
+				r->why = "the address uses a loop counter that lanes may hold differently"
+				         " (after a divergent branch or loop exit)";
+				if (space == PX_SPACE_LOCAL) {
+					r->dynamic_local = true;
+					res->ndynamic_local++;
+				}
+				continue;
+			}
 			r->pattern = PX_PATTERN_AFFINE;
 			bool thread = px_aff_has_thread(an, &a);
 			if (space == PX_SPACE_LOCAL) {

@@ -7,8 +7,14 @@
  * definition, computed on demand (memoised, so any order works; a cycle or
  * a chain deeper than MAX_DEPTH is unknown). A register with two
  * definitions, one outside a loop and one `add r, r, step` inside it, is an
- * induction variable: init + step * n(loop), n a uniform atom. Anything else
- * with several definitions is unknown. Forms are c + sum(coef * atom) with
+ * induction variable: init + step * n(loop), n a uniform atom. Otherwise a
+ * register whose definitions are inits with one common thread part T and
+ * increments by uniform steps (nvcc's counters shared by an unrolled loop
+ * and its remainder loop) is T + c + U, U a JOIN atom whose alignment is
+ * what divides every step and init difference (join_form). Anything else
+ * with several definitions is unknown. LOOP and JOIN atoms assume that the
+ * lanes running together made the same iterations; fill_uniform marks the
+ * atoms for which a divergent branch or loop exit breaks that ("unsure"). Forms are c + sum(coef * atom) with
  * at most PX_AFF_TERMS atoms (analysis.h); a product is kept only when one
  * side is constant or both are uniform (then it becomes an opaque uniform
  * atom whose known power-of-two divisor is the product of the two). The
@@ -142,6 +148,9 @@ struct actx {
 	struct px_arena *arena;
 	uint8_t *state;          /* per register: 0 not yet, 1 in progress, 2 done */
 	uint32_t *def1, *def2;   /* per register: its (first two) defining instructions */
+	uint32_t *dstart, *dlist; /* per register: all its defining instructions,
+	                          * dlist[dstart[r] .. dstart[r + 1]) */
+	bool *wide;              /* per register: defined by a vector or call result */
 	int64_t *pval;           /* per parameter: --param value */
 	bool *pknown;
 };
@@ -622,6 +631,116 @@ static struct px_aff iv_form(struct actx *c, int32_t r, int depth)
 	return unk();
 }
 
+/* The power of two known to divide every value of form a (constant
+ * included); ALIGN_CAP when a is 0. */
+static uint64_t form_align(const struct px_func_analysis *an, const struct px_aff *a)
+{
+	uint64_t al = low_pow2((uint64_t)(a->c < 0 ? -a->c : a->c)), ua = uniform_align(an, a);
+	return al < ua ? al : ua;
+}
+
+/* Is `in` an increment of r: `add r, r, s`, `sub r, r, s`, `add r, s, r`,
+ * or `mov r, x` with x's single definition `add x, r, s` in the same
+ * block? Sets *step to the operand s and *neg for sub. */
+static bool increment_of(struct actx *c, const struct px_insn *in, int32_t r,
+                         const struct px_operand **step, bool *neg)
+{
+	const struct px_func *f = c->f;
+	if (in->op == PX_OP_MOV && in->nopnds == 2 && in->opnds[1].kind == PX_OPND_REG &&
+	    in->opnds[1].reg >= 0 && in->opnds[1].reg != r && c->an->ndefs[in->opnds[1].reg] == 1) {
+		const struct px_insn *x = &f->insns[c->def1[in->opnds[1].reg]];
+		if (x->block != in->block)
+			return false;
+		in = x;
+	}
+	if ((in->op != PX_OP_ADD && in->op != PX_OP_SUB) || in->nopnds != 3 || (in->mods & PX_MOD_CC))
+		return false;
+	const struct px_operand *o = in->opnds;
+	if (o[1].kind == PX_OPND_REG && o[1].reg == r && !(o[2].kind == PX_OPND_REG && o[2].reg == r))
+		*step = &o[2];
+	else if (in->op == PX_OP_ADD && o[2].kind == PX_OPND_REG && o[2].reg == r &&
+	         !(o[1].kind == PX_OPND_REG && o[1].reg == r))
+		*step = &o[1];
+	else
+		return false;
+	*neg = in->op == PX_OP_SUB;
+	return true;
+}
+
+/* A register with several definitions that are either "inits" (values
+ * not computed from the register itself) or increments by uniform steps
+ * (nvcc reuses one counter across an unrolled loop, its remainder loop and
+ * the paths around them). When every init has the same thread part T, the
+ * value is T + c0 + U: c0 the first init's constant, U a uniform atom
+ * (PX_ATOM_JOIN) standing for the differences between the inits' uniform
+ * parts and the increments a lane has made, with the power of two that
+ * divides all of them as its alignment. U is one value for the lanes that
+ * run together as long as the branches around the increments do not split
+ * a warp; fill_uniform checks that before it relies on a JOIN atom (its
+ * register must not be divergent by sync dependence). Else unknown. */
+static struct px_aff join_form(struct actx *c, int32_t r, int depth)
+{
+	const struct px_func *f = c->f;
+	struct px_aff t = cst(0);
+	bool have = false, varies = false;
+	int64_t c0 = 0;
+	uint64_t A = ALIGN_CAP;
+	uint8_t prov = 0;
+	if (c->wide[r])
+		return unk();
+	for (uint32_t k = c->dstart[r]; k < c->dstart[r + 1]; k++) {
+		const struct px_insn *in = &f->insns[c->dlist[k]];
+		const struct px_operand *s;
+		bool neg;
+		if (increment_of(c, in, r, &s, &neg)) {
+			struct px_aff st = opnd_form(c, s, depth + 1, NULL);
+			if (!st.known || px_aff_has_thread(c->an, &st))
+				return unk();
+			uint64_t al = form_align(c->an, &st);
+			A = al < A ? al : A;
+			varies = true;
+			continue;
+		}
+		uint8_t p = 0;
+		struct px_aff v = insn_form(c, in, depth + 1, &p);
+		if (!v.known)
+			return unk();
+		struct px_aff vt = cst(0), vu = cst(v.c);
+		for (uint32_t i = 0; i < v.nterms; i++) {
+			struct px_aff term = one(v.t[i].atom, v.t[i].coef);
+			if (c->an->atoms[v.t[i].atom].thread)
+				vt = add(c, vt, term, 1);
+			else
+				vu = add(c, vu, term, 1);
+		}
+		if (!have) {
+			have = true;
+			t = vt;
+			c0 = v.c;
+			prov = p;
+		} else {
+			struct px_aff d = add(c, vt, t, -1);
+			if (!d.known || d.nterms || d.c)
+				return unk();   /* the thread parts differ */
+			if (p != prov)
+				prov = 0;
+		}
+		vu.c -= c0;
+		if (vu.nterms || vu.c)
+			varies = true;
+		uint64_t al = form_align(c->an, &vu);
+		A = al < A ? al : A;
+	}
+	if (!have)
+		return unk();
+	c->an->prov[r] = prov;
+	struct px_aff res = add(c, t, cst(c0), 1);
+	if (!varies)
+		return res;
+	uint32_t u = new_atom(c, PX_ATOM_JOIN, false, 0, (uint32_t)r, (uint32_t)A);
+	return add(c, res, one(u, 1), 1);
+}
+
 static struct px_aff reg_form(struct actx *c, int32_t r, int depth)
 {
 	if (r < 0 || (uint32_t)r >= c->f->nregs)
@@ -635,8 +754,13 @@ static struct px_aff reg_form(struct actx *c, int32_t r, int depth)
 	uint8_t prov = 0;
 	if (c->an->ndefs[r] == 1)
 		a = insn_form(c, &c->f->insns[c->def1[r]], depth, &prov);
-	else if (c->an->ndefs[r] == 2)
-		a = iv_form(c, r, depth), prov = c->an->prov[r];
+	else if (c->an->ndefs[r] >= 2) {
+		if (c->an->ndefs[r] == 2)
+			a = iv_form(c, r, depth);
+		if (!a.known)
+			a = join_form(c, r, depth);
+		prov = c->an->prov[r];
+	}
 	c->an->form[r] = a;
 	c->an->prov[r] = prov;
 	c->state[r] = 2;
@@ -706,6 +830,7 @@ void fill_affine(struct px_module *m, struct px_func *f)
 	c.state = xcalloc(nr + 1, 1);
 	c.def1 = xcalloc(nr + 1, sizeof *c.def1);
 	c.def2 = xcalloc(nr + 1, sizeof *c.def2);
+	c.wide = xcalloc(nr + 1, sizeof *c.wide);
 	c.pval = xcalloc(f->nparams + 1, sizeof *c.pval);
 	c.pknown = xcalloc(f->nparams + 1, sizeof *c.pknown);
 	/* fixed atoms: tid.xyz 0-2, laneid 3, ctaid.xyz 4-6, nctaid.xyz 7-9 */
@@ -744,10 +869,34 @@ void fill_affine(struct px_module *m, struct px_func *f)
 			else if (an->ndefs[r] == 1)
 				c.def2[r] = i;
 			an->ndefs[r]++;
-			if (nd > 1 || f->insns[i].op == PX_OP_CALL)
+			if (nd > 1 || f->insns[i].op == PX_OP_CALL) {
 				an->ndefs[r] = 3;  /* vector or call results: not modelled */
+				c.wide[r] = true;
+			}
 		}
 	}
+	/* every definition of each register (join_form) */
+	c.dstart = xcalloc(nr + 2, sizeof *c.dstart);
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		uint32_t nd;
+		const int32_t *ids = px_func_defs(f, i, &nd);
+		for (uint32_t k = 0; k < nd; k++)
+			if (ids[k] >= 0 && (uint32_t)ids[k] < nr)
+				c.dstart[ids[k] + 1]++;
+	}
+	for (uint32_t r = 0; r < nr; r++)
+		c.dstart[r + 1] += c.dstart[r];
+	c.dlist = xmalloc((c.dstart[nr] + 1) * sizeof *c.dlist);
+	uint32_t *fillp = xmalloc((nr + 1) * sizeof *fillp);
+	memcpy(fillp, c.dstart, (nr + 1) * sizeof *fillp);
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		uint32_t nd;
+		const int32_t *ids = px_func_defs(f, i, &nd);
+		for (uint32_t k = 0; k < nd; k++)
+			if (ids[k] >= 0 && (uint32_t)ids[k] < nr)
+				c.dlist[fillp[ids[k]]++] = i;
+	}
+	free(fillp);
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		if (!f->blocks[in->block].reachable || !in->nopnds || in->opnds[0].kind != PX_OPND_REG)
@@ -766,6 +915,9 @@ void fill_affine(struct px_module *m, struct px_func *f)
 	free(c.state);
 	free(c.def1);
 	free(c.def2);
+	free(c.wide);
+	free(c.dstart);
+	free(c.dlist);
 	free(c.pval);
 	free(c.pknown);
 }
@@ -1003,6 +1155,7 @@ static void atom_print(struct px_buf *out, const struct px_func *f, const struct
 	case PX_ATOM_SYM: px_buf_printf(out, "&var%u%s", t->a & ~(1u << 31), t->a >> 31 ? "m" : ""); break;
 	case PX_ATOM_LOOP: px_buf_printf(out, "n(loop%u)", t->a); break;
 	case PX_ATOM_OPAQUE: px_buf_printf(out, "u%u", id); break;
+	case PX_ATOM_JOIN: px_buf_printf(out, "j%u(" PX_STR_FMT ")", id, PX_STR_ARG(f->regs[t->b].name)); break;
 	case PX_ATOM_QUASI:
 		px_buf_puts(out, "(");
 		px_aff_print(out, f, an, &t->arg);

@@ -18,11 +18,15 @@
  *    evaluates to one value over the lanes of each warp of the launch block
  *    (tid.x >> 5 with blockDim.x a multiple of 32, tid.y with blockDim.x a
  *    multiple of 32, ...);
- *  - sync dependence: for a divergent branch B with immediate
- *    post-dominator P, a register defined in the region between B and P
- *    (reached from B without passing P) that is live into P is divergent
- *    when it has several definitions or is defined in a loop that P leaves
- *    (lanes left the loop at different iterations).
+ *  - sync dependence: for a branch B whose guard varies by thread, with
+ *    immediate post-dominator P, a register defined in the region between
+ *    B and P (reached from B without passing P) that is live into P is
+ *    divergent when it has several definitions or is defined in a loop
+ *    that P leaves (lanes left the loop at different iterations); and those
+ *    loops' counters and those registers' JOIN atoms become "unsure".
+ *    A branch the lane evaluation below proves never to split a warp makes
+ *    them only warp-uniform (none when no warp differs), unless its own
+ *    condition rests on an unsure atom; iterated to a fixpoint.
  * Each divergent register remembers the operand that made it so; a branch's
  * reason follows that chain to its root ("depends on %tid.x via %r4").
  * Branch verdicts: a guard that is not divergent gives "uniform"; a
@@ -30,7 +34,11 @@
  * --param values, and %ctaid enumerated over --grid when it is small) is
  * evaluated for the 32 lanes of every warp of the launch block that reach
  * it: "uniform" if no warp splits, else "divergent" with the active lanes of
- * the smaller side; otherwise "divergent" (the guard varies by thread). */
+ * the smaller side. When it needs unknown uniform values, "uniform" still
+ * when each side is one value per warp or the turning point of a comparison
+ * cannot fall inside a warp (never_splits); else "unknown" (values known
+ * only at launch decide). A condition on an unsure atom is "unknown"; one
+ * the affine model cannot express (loaded data, ...) "divergent". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,10 +170,15 @@ struct uctx {
 	uint8_t *lvl;
 	int32_t *why;
 	uint8_t *why_comp;
-	bool *branch_div;   /* per block: its branch was found divergent (region done) */
+	uint8_t *bstate;    /* per block: its branch's BS_* state in the fixpoint */
 	uint8_t *flc;       /* per register: form_level + 1, 0 = not computed */
+	bool *loop_unsure;  /* per loop: lanes may leave it at different iterations */
+	bool *reg_unsure;   /* per register: merged after a divergent branch (JOIN atoms) */
 	uint64_t work;
 };
+
+/* The fixpoint's view of a conditional branch whose guard varies by thread. */
+enum { BS_NONE, BS_PROVED, BS_PROVED_WARP, BS_SPLITS };
 
 static uint8_t sreg_level(uint16_t s)
 {
@@ -325,12 +338,14 @@ static bool in_loop(const struct px_func *f, uint32_t b, int32_t l)
 }
 
 /* Sync dependence of the divergent branch ending block b (see the file comment). */
-static void region(struct uctx *c, uint32_t b, uint32_t *stack, uint8_t *seen, bool *changed)
+static void region(struct uctx *c, uint32_t b, uint8_t lv, uint32_t *stack, uint8_t *seen,
+                   bool *changed)
 {
 	struct px_func *f = c->f;
 	uint32_t P = f->blocks[b].ipdom;
 	if (P >= f->nblocks)
 		return;  /* no join: values after it are not reached by both sides */
+	bool split = lv == PX_UNI_DIVERGENT;
 	memset(seen, 0, f->nblocks);
 	uint32_t sp = 0;
 	for (uint32_t s = 0; s < f->blocks[b].nsuccs; s++)
@@ -342,17 +357,28 @@ static void region(struct uctx *c, uint32_t b, uint32_t *stack, uint8_t *seen, b
 		uint32_t x = stack[--sp];
 		const struct px_block *xb = &f->blocks[x];
 		c->work += xb->end - xb->first + 1;
+		/* lanes that split here may leave the loops holding x (and not P)
+		 * at different iterations */
+		for (int32_t l = xb->loop; split && l >= 0 && !in_loop(f, P, l); l = f->loops[l].parent)
+			if (!c->loop_unsure[l]) {
+				c->loop_unsure[l] = true;
+				*changed = true;
+			}
 		for (uint32_t i = xb->first; i < xb->end; i++) {
 			uint32_t nd;
 			const int32_t *defs = px_func_defs(f, i, &nd);
 			for (uint32_t k = 0; k < nd && k < 64; k++) {
 				int32_t r = defs[k];
-				if (r < 0 || (uint32_t)r >= f->nregs || c->lvl[r] == PX_UNI_DIVERGENT)
+				if (r < 0 || (uint32_t)r >= f->nregs || !live_in(f, P, r))
 					continue;
-				if (!live_in(f, P, r))
+				if (split && c->an->ndefs[r] > 1 && !c->reg_unsure[r]) {
+					c->reg_unsure[r] = true;
+					*changed = true;
+				}
+				if (c->lvl[r] >= lv)
 					continue;
 				if (c->an->ndefs[r] > 1 || (xb->loop >= 0 && !in_loop(f, P, xb->loop)))
-					raise_to(c, r, PX_UNI_DIVERGENT, -1, 0, changed);
+					raise_to(c, r, lv, -1, 0, changed);
 			}
 		}
 		for (uint32_t s = 0; s < xb->nsuccs; s++) {
@@ -496,12 +522,99 @@ static bool eval_branch(struct uctx *c, uint32_t b, int32_t guard, bool *split, 
  * lies strictly inside the warp's range of T (the comparison turns between
  * two lanes). Returns 1 when no warp can split for any value of U, 0 when
  * one may, -1 when the model does not apply. */
+/* Does atom id (or a quasi atom's operand) stand for a value that lanes
+ * running together may hold differently: the iteration count of a loop
+ * that lanes may leave at different iterations, or the uniform part of a
+ * register merged after a divergent branch? */
+static bool atom_unsure(const struct uctx *c, uint32_t id, int depth)
+{
+	const struct px_atom *t = &c->an->atoms[id];
+	if (t->kind == PX_ATOM_LOOP)
+		return c->loop_unsure[t->a];
+	if (t->kind == PX_ATOM_JOIN)
+		return c->reg_unsure[t->b];
+	if (t->kind == PX_ATOM_QUASI && depth < 16)
+		for (uint32_t i = 0; i < t->arg.nterms; i++)
+			if (atom_unsure(c, t->arg.t[i].atom, depth + 1))
+				return true;
+	return false;
+}
+
+static bool form_unsure(const struct uctx *c, const struct px_aff *a)
+{
+	for (uint32_t i = 0; a->known && i < a->nterms; i++)
+		if (atom_unsure(c, a->t[i].atom, 0))
+			return true;
+	return false;
+}
+
+/* The same for every form predicate p is computed from. */
+static bool pred_unsure(const struct uctx *c, int32_t p, int depth)
+{
+	if (p < 0 || (uint32_t)p >= c->f->nregs || depth > 16)
+		return false;
+	const struct px_pred *q = &c->an->pred[p];
+	switch (q->kind) {
+	case PX_PRED_SETP:
+		return form_unsure(c, &q->a) || form_unsure(c, &q->b);
+	case PX_PRED_NOT:
+		return pred_unsure(c, q->p, depth + 1);
+	case PX_PRED_AND: case PX_PRED_OR: case PX_PRED_XOR:
+		return pred_unsure(c, q->p, depth + 1) || pred_unsure(c, q->q, depth + 1);
+	}
+	return false;
+}
+
+/* Is the thread part of form x one value over the lanes of each warp that
+ * reach the branch (masks)? Then x is the same for every lane of a warp
+ * whatever its uniform terms are. */
+static bool warp_constant(const struct px_func_analysis *an, const struct px_aff *x,
+                          const uint32_t *masks)
+{
+	struct px_aff t = {.known = true};
+	for (uint32_t i = 0; i < x->nterms; i++)
+		if (an->atoms[x->t[i].atom].thread)
+			t.t[t.nterms++] = x->t[i];
+	if (!t.nterms)
+		return true;
+	uint32_t nw = px_block_warps(an->block);
+	for (uint32_t w = 0; w < nw; w++) {
+		int64_t v[32];
+		if (!masks[w])
+			continue;
+		if (!px_aff_eval_warp(an, &t, (const int64_t (*)[3])an->tids[w], masks[w], NULL, NULL, v))
+			return false;
+		int64_t first = 0;
+		bool any = false;
+		for (uint32_t l = 0; l < 32; l++) {
+			if (!(masks[w] >> l & 1))
+				continue;
+			if (any && v[l] != first)
+				return false;
+			first = v[l];
+			any = true;
+		}
+	}
+	return true;
+}
+
 static int never_splits(struct uctx *c, uint32_t b, int32_t guard)
 {
 	const struct px_func_analysis *an = c->an;
 	const struct px_pred *q = &an->pred[guard];
 	if (q->kind != PX_PRED_SETP || !q->a.known || !q->b.known)
 		return -1;
+	{
+		/* both sides the same for every lane of a warp: no comparison splits it */
+		uint32_t nw = px_block_warps(an->block);
+		uint32_t *masks = xmalloc(nw * sizeof *masks);
+		bool known;
+		px_reach_masks(c->f, c->f->blocks[b].end - 1, true, NULL, NULL, masks, &known);
+		bool same = warp_constant(an, &q->a, masks) && warp_constant(an, &q->b, masks);
+		free(masks);
+		if (same)
+			return 1;
+	}
 	bool le = q->cmp == PX_CMP_LE || q->cmp == PX_CMP_GT || q->cmp == PX_CMP_LS || q->cmp == PX_CMP_HI;
 	if (!le && q->cmp != PX_CMP_LT && q->cmp != PX_CMP_GE && q->cmp != PX_CMP_LO && q->cmp != PX_CMP_HS)
 		return -1;
@@ -574,8 +687,10 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 	c.why_comp = an->why_comp = px_arena_alloc(ar, f->nregs + 1);
 	for (uint32_t r = 0; r < f->nregs; r++)
 		c.why[r] = -1;
-	c.branch_div = xcalloc(f->nblocks + 1, sizeof *c.branch_div);
+	c.bstate = xcalloc(f->nblocks + 1, 1);
 	c.flc = xcalloc(f->nregs + 1, 1);
+	c.loop_unsure = xcalloc(f->nloops + 1, sizeof *c.loop_unsure);
+	c.reg_unsure = xcalloc(f->nregs + 1, sizeof *c.reg_unsure);
 	uint32_t *stack = xmalloc((f->nblocks + 1) * sizeof *stack);
 	uint8_t *seen = xmalloc(f->nblocks + 1);
 	uint64_t budget = (uint64_t)MAX_REGION_WORK_FACTOR * (f->ninsns + f->nblocks) + 4096;
@@ -584,17 +699,45 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 		sweep(&c, &changed);
 		for (uint32_t b = 0; b < f->nblocks; b++) {
 			int32_t g = guard_of(f, b);
-			if (g < 0 || c.branch_div[b] || c.lvl[g] != PX_UNI_DIVERGENT || !f->blocks[b].reachable)
+			if (g < 0 || c.bstate[b] == BS_SPLITS || c.lvl[g] != PX_UNI_DIVERGENT ||
+			    !f->blocks[b].reachable)
 				continue;
-			c.branch_div[b] = true;
+			/* a branch proved never to split a warp merges nothing
+			 * divergent (only warp-uniform values, when warps differ) */
+			uint8_t st = c.bstate[b];
+			if (st == BS_NONE) {
+				bool split = true, warp_only = true;
+				int32_t minside;
+				if (an->pred[g].kind != PX_PRED_UNKNOWN &&
+				    eval_branch(&c, b, g, &split, &minside, &warp_only) && !split)
+					st = warp_only ? BS_PROVED_WARP : BS_PROVED;
+				else if (never_splits(&c, b, g) == 1)
+					st = BS_PROVED_WARP;
+				else
+					st = BS_SPLITS;
+			}
+			if (st != BS_SPLITS && pred_unsure(&c, g, 0))
+				st = BS_SPLITS;
+			if (st == c.bstate[b])
+				continue;
+			c.bstate[b] = st;
+			if (st == BS_PROVED)
+				continue;
+			uint8_t lv = st == BS_SPLITS ? PX_UNI_DIVERGENT : PX_UNI_WARP;
 			if (c.work < budget) {
-				region(&c, b, stack, seen, &changed);
+				region(&c, b, lv, stack, seen, &changed);
 			} else {
 				/* too much work: every multi-definition register live into the join diverges */
 				uint32_t P = f->blocks[b].ipdom;
 				for (uint32_t r = 0; P < f->nblocks && r < f->nregs; r++)
-					if (an->ndefs[r] > 1 && live_in(f, P, r))
-						raise_to(&c, (int32_t)r, PX_UNI_DIVERGENT, -1, 0, &changed);
+					if (an->ndefs[r] > 1 && live_in(f, P, r)) {
+						raise_to(&c, (int32_t)r, lv, -1, 0, &changed);
+						if (lv == PX_UNI_DIVERGENT && !c.reg_unsure[r])
+							c.reg_unsure[r] = changed = true;
+					}
+				for (uint32_t l = 0; lv == PX_UNI_DIVERGENT && l < f->nloops; l++)
+					if (!c.loop_unsure[l])
+						c.loop_unsure[l] = changed = true;
 			}
 		}
 		if (!changed)
@@ -602,8 +745,11 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 	}
 	free(stack);
 	free(seen);
-	free(c.branch_div);
+	free(c.bstate);
 	free(c.flc);
+	/* what fill_access must not rely on either */
+	for (uint32_t i = 0; i < an->natoms; i++)
+		an->atoms[i].unsure = atom_unsure(&c, i, 0);
 
 	/* branch verdicts */
 	struct px_results *res = results(m, f);
@@ -630,6 +776,13 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 		}
 		bool split, warp_only;
 		int32_t minside;
+		if (pred_unsure(&c, g, 0)) {
+			rec->divergence = PX_DIV_UNKNOWN;
+			rec->reason = px_arena_printf(m->arena, "%s; compares a loop counter or merged value that"
+			                              " lanes may reach after different histories (a divergent"
+			                              " branch or loop exit before it)", reason(&c, g));
+			continue;
+		}
 		if (an->pred[g].kind != PX_PRED_UNKNOWN && eval_branch(&c, b, g, &split, &minside, &warp_only)) {
 			if (!split) {
 				rec->divergence = PX_DIV_UNIFORM;
@@ -647,8 +800,16 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 			rec->divergence = PX_DIV_UNIFORM;
 			rec->across = PX_UNI_WARP;
 			rec->reason = px_arena_printf(m->arena, "%s; no warp splits for any value of the unknown"
-			                              " uniform terms (the turning point is a multiple of the warp's span)",
+			                              " uniform terms (each side is one value per warp, or the"
+			                              " turning point is a multiple of the warp's span)",
 			                              reason(&c, g));
+			continue;
+		}
+		if (an->pred[g].kind == PX_PRED_SETP && an->pred[g].a.known && an->pred[g].b.known) {
+			/* the lanes' values are modelled but need values known only at launch */
+			rec->divergence = PX_DIV_UNKNOWN;
+			rec->reason = px_arena_printf(m->arena, "%s; whether a warp splits depends on values known"
+			                              " only at launch (--param, --grid)", reason(&c, g));
 			continue;
 		}
 		rec->divergence = PX_DIV_DIVERGENT;
