@@ -43,6 +43,7 @@ CHECKERS = [
     'tests/check_gpu.py',
     'tests/check_occupancy_hw.py',
     'tests/check_ptxas.py',
+    'tests/check_spills.py',
 ]
 
 SUMMARY_RE = re.compile(r'(\d+) passed, (\d+) failed')
