@@ -34,6 +34,12 @@ import tarfile
 # sources are added by the script itself (GRAMMAR_SOURCES below).
 LIB_SOURCES = [
     'analyzer/api.c',
+    'analyzer/cuda/cuda_annot.c',
+    'analyzer/cuda/cuda_check.c',
+    'analyzer/cuda/cuda_fold.c',
+    'analyzer/cuda/cuda_parse.c',
+    'analyzer/cuda/cuda_pre.c',
+    'analyzer/cuda/cuda_report.c',
     'analyzer/demangle.c',
     'analyzer/dump.c',
     'analyzer/ir.c',
@@ -107,6 +113,7 @@ FUZZ = [
 # Benchmark programs (bench/NAME.c -> build/NAME, linked with the library),
 # built and run by `ninja bench` (bench/run.py), never by the tests.
 BENCH_PROGRAMS = [
+    'bench/cuda_bench.c',
     'bench/parse_bench.c',
 ]
 

@@ -205,6 +205,29 @@ void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, const int64
                        uint32_t mask, const int64_t *uval, const bool *uknown, int8_t out[32],
                        int depth);
 
+/* ---- building forms outside a PTX body (the CUDA front end) ----
+ * The same arithmetic fill_affine uses, for expressions built from CUDA C
+ * source: an's atoms grow in arena (an needs only atoms/natoms/capatoms). */
+uint32_t px_aff_new_atom(struct px_func_analysis *an, struct px_arena *arena, uint8_t kind,
+                         bool thread, uint32_t a, uint32_t b, uint32_t align);
+struct px_aff px_aff_const(int64_t c);
+struct px_aff px_aff_term(uint32_t atom, int64_t coef);
+struct px_aff px_aff_add(struct px_func_analysis *an, struct px_arena *arena, struct px_aff a,
+                         struct px_aff b, int64_t sign);
+struct px_aff px_aff_mul(struct px_func_analysis *an, struct px_arena *arena, struct px_aff a,
+                         struct px_aff b);
+struct px_aff px_aff_quasi(struct px_func_analysis *an, struct px_arena *arena, uint8_t op,
+                           struct px_aff a, int64_t k);
+
+/* ---- one warp request's cost (pass_access.c) ----
+ * For the active lanes (mask) at byte addresses a[32], each accessing
+ * bytes: global sectors touched and the ideal; shared wavefronts and the
+ * ideal (the model in pass_access.c's comment). */
+void px_warp_sectors(const int64_t a[32], uint32_t mask, uint32_t bytes, uint32_t *sec,
+                     uint32_t *ideal);
+void px_warp_wavefronts(const int64_t a[32], uint32_t mask, uint32_t bytes, uint32_t *wf,
+                        uint32_t *ideal);
+
 /* ---- lanes (pass_uniform.c) ----
  * The threads of warp w of the block: tid of each lane, and which lanes
  * exist (the last warp may be partial). Returns the lane count. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "cuda/cuda.h"
 #include "occupancy.h"
 #include "report.h"
 
@@ -60,6 +61,7 @@ static const struct cmd commands[] = {
 	 "  --arch-dir DIR       also load the arch tables in DIR (repeatable)\n"},
 	{"report", "per kernel: resources, registers, shared and local memory, launch", cmd_report,
 	 "usage: ptxray report [options] FILE.ptx...\n"
+	 "       ptxray report [options] FILE.cu...   (CUDA source: kind \"cuda\")\n"
 	 "  --format text|json   output format (default text)\n"
 	 "  --block X[,Y[,Z]]    launch block for lane-level verdicts (default: .reqntid,\n"
 	 "                       else .maxntid, else 256x1x1)\n"
@@ -667,6 +669,55 @@ out:
 	return rc;
 }
 
+/* ---- report on CUDA sources (analyzer/cuda) ---- */
+
+static bool is_cuda_path(const char *p)
+{
+	size_t n = strlen(p);
+	return (n > 3 && strcmp(p + n - 3, ".cu") == 0) || (n > 4 && strcmp(p + n - 4, ".cuh") == 0);
+}
+
+/* `ptxray report FILE.cu...`: the source front end's report; findings on
+ * standard error. Exit 2 when a file cannot be read. */
+static int report_cuda(const char **files, size_t nfiles, const struct px_report_options *opt,
+                       const char *format)
+{
+	struct px_diags diags = {0};
+	struct px_archset *archs = load_archs(NULL, 0, &diags);
+	if (!archs) {
+		render_diags(stderr, &diags, NULL, 0);
+		px_diags_free(&diags);
+		return 2;
+	}
+	const char *arch[1] = {opt->arch};
+	struct px_cuda_options copt = {.archset = archs, .archs = opt->arch ? arch : NULL,
+	                               .narchs = opt->arch ? 1 : 0};
+	struct px_buf out = {0};
+	bool ok = px_cuda_report(files, nfiles, &copt, strcmp(format, "json") == 0, &out, &diags);
+	struct source *srcs = xcalloc(nfiles, sizeof *srcs);
+	for (size_t f = 0; f < nfiles; f++) {
+		size_t len = 0;
+		char *err = NULL;
+		srcs[f].path = files[f];
+		srcs[f].text = px_read_file(files[f], &len, &err);
+		srcs[f].len = len;
+		free(err);
+	}
+	render_diags(stderr, &diags, srcs, nfiles);
+	int rc = 0;
+	if (!ok)
+		rc = 2;
+	else if (fwrite(out.p, 1, out.n, stdout) != out.n || fflush(stdout) != 0)
+		rc = bad_usage("cannot write the output: %s", strerror(errno));
+	for (size_t f = 0; f < nfiles; f++)
+		free((void *)srcs[f].text);
+	free(srcs);
+	px_buf_free(&out);
+	px_diags_free(&diags);
+	px_archset_delete(archs);
+	return rc;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	struct px_report_options opt = {0};
@@ -757,6 +808,15 @@ static int cmd_report(int argc, char **argv)
 	opt.params = params;
 	opt.nparams = nparams;
 	opt.dump = dump;
+	if (is_cuda_path(files[0])) {
+		for (size_t f = 1; f < nfiles; f++)
+			if (!is_cuda_path(files[f])) {
+				rc = bad_usage("'%s': give CUDA sources and PTX files in separate runs", files[f]);
+				goto out;
+			}
+		rc = report_cuda(files, nfiles, &opt, format);
+		goto out;
+	}
 
 	struct px_diags diags = {0};
 	/* occupancy: the embedded tables and PTXRAY_ARCH_PATH */

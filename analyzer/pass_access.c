@@ -154,6 +154,18 @@ static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t
 	}
 }
 
+void px_warp_sectors(const int64_t a[32], uint32_t mask, uint32_t bytes, uint32_t *sec,
+                     uint32_t *ideal)
+{
+	sectors(a, mask, bytes, sec, ideal);
+}
+
+void px_warp_wavefronts(const int64_t a[32], uint32_t mask, uint32_t bytes, uint32_t *wf,
+                        uint32_t *ideal)
+{
+	wavefronts(a, mask, bytes, wf, ideal);
+}
+
 struct warp_pat {
 	int64_t off[32];     /* thread part of the address, per lane */
 	uint32_t mask;

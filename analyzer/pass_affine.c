@@ -346,6 +346,46 @@ static struct px_aff quasi(struct actx *c, uint8_t op, struct px_aff a, int64_t 
 	return r;
 }
 
+/* ---- the builder API (analysis.h): the same operations for the CUDA front end ---- */
+
+uint32_t px_aff_new_atom(struct px_func_analysis *an, struct px_arena *arena, uint8_t kind,
+                         bool thread, uint32_t a, uint32_t b, uint32_t align)
+{
+	struct actx c = {.an = an, .arena = arena};
+	return new_atom(&c, kind, thread, a, b, align);
+}
+
+struct px_aff px_aff_const(int64_t c)
+{
+	return cst(c);
+}
+
+struct px_aff px_aff_term(uint32_t atom, int64_t coef)
+{
+	return one(atom, coef);
+}
+
+struct px_aff px_aff_add(struct px_func_analysis *an, struct px_arena *arena, struct px_aff a,
+                         struct px_aff b, int64_t sign)
+{
+	struct actx c = {.an = an, .arena = arena};
+	return add(&c, a, b, sign);
+}
+
+struct px_aff px_aff_mul(struct px_func_analysis *an, struct px_arena *arena, struct px_aff a,
+                         struct px_aff b)
+{
+	struct actx c = {.an = an, .arena = arena};
+	return mul(&c, a, b);
+}
+
+struct px_aff px_aff_quasi(struct px_func_analysis *an, struct px_arena *arena, uint8_t op,
+                           struct px_aff a, int64_t k)
+{
+	struct actx c = {.an = an, .arena = arena};
+	return quasi(&c, op, a, k);
+}
+
 /* ---- operands ---- */
 
 static struct px_aff reg_form(struct actx *c, int32_t r, int depth);

@@ -14,9 +14,8 @@
  *                      are the table px_cuda_rules()) and the source-level
  *                      memory accesses, evaluated with the PTX analyses' own
  *                      affine forms and warp cost model (analysis.h);
- *   px_cuda_compile    the nvcc bridge: `nvcc -ptx -lineinfo -arch=...`,
- *                      argv exec with a time limit, PTX cached by a hash of
- *                      the source, its includes and the flags.
+ *   px_cuda_report     `ptxray report FILE.cu` (source only; the nvcc
+ *                      bridge is future work).
  *
  * Ownership: a px_cuda_file owns one arena (every string and array below
  * lives in it, the text included) and is freed by px_cuda_file_delete.
@@ -39,7 +38,7 @@ struct px_cuda_options {
 };
 
 /* ---- what the parse finds ---- */
-enum px_cuda_func_kind { PX_CUDA_KERNEL, PX_CUDA_DEVICE };
+enum px_cuda_func_kind { PX_CUDA_KERNEL, PX_CUDA_DEVICE, PX_CUDA_HOST };
 
 /* A configuration value: known (folded to a constant) or not. */
 struct px_cuda_dim3 {
@@ -50,6 +49,7 @@ struct px_cuda_dim3 {
 struct px_cuda_func {
 	const char *name;             /* identifier as written (no template args) */
 	uint32_t line, column, end_line;
+	uint32_t start_byte, end_byte;  /* the whole definition (bytes) */
 	uint32_t body_start, body_end;  /* byte offsets of the body's braces; 0 when declaration only */
 	enum px_cuda_func_kind kind;
 	bool is_template;
@@ -225,24 +225,13 @@ void px_cuda_results_to_diags(const struct px_cuda_file *f, const struct px_cuda
                               struct px_diags *diags);
 void px_cuda_results_free(struct px_cuda_results *res);
 
-/* ---- the nvcc bridge (cuda_nvcc.c) ---- */
-struct px_cuda_compile_options {
-	const char *nvcc;             /* --nvcc PATH; NULL: $CUDA_HOME/bin/nvcc, then PATH */
-	const char *build_dir;        /* -p DIR: DIR/compile_commands.json; NULL none */
-	const char *cache_dir;        /* NULL: .ptxray-cache/ if writable, else $XDG_CACHE_HOME/ptxray */
-	const char *const *extra;     /* extra flags (-D, -I, -std); nextra entries */
-	size_t nextra;
-	uint32_t timeout_s;           /* 0: 120 */
-};
-
-/* Finds nvcc; returns an xmalloc'd path or NULL. */
-char *px_cuda_find_nvcc(const char *given);
-
-/* Compiles path for arch ("sm_90") to PTX, or takes it from the cache.
- * Returns the PTX (xmalloc'd, *len) or NULL with *err (xmalloc'd: nvcc's
- * own messages, or why it could not run). *cached tells whether the cache
- * answered (no compilation ran). */
-char *px_cuda_compile(const char *path, const char *arch, const struct px_cuda_compile_options *o,
-                      size_t *len, bool *cached, char **err);
+/* ---- report (cuda_report.c) ----
+ * `ptxray report FILE.cu`: the "ptxray-report/1" document with "kind":
+ * "cuda" per file, from the source alone (the nvcc bridge is not built
+ * yet: registers are null and a note says so once). Findings and parse
+ * notes go to diags. Returns false when a file cannot be read. */
+struct px_buf;
+bool px_cuda_report(const char *const *paths, size_t n, const struct px_cuda_options *opt, bool json,
+                    struct px_buf *out, struct px_diags *diags);
 
 #endif
