@@ -172,7 +172,115 @@ struct warp_pat {
 	uint32_t count;      /* warps with this pattern */
 };
 
-/* Requires: fill_affine, fill_uniform, fill_loops. Fills: f->res->acc. */
+enum { MAX_TRIP = 1 << 20 };
+
+/* The trip count of loop l (iterations per entry) when it is affine: the
+ * loop has one latch, which is its only exit, ending in `@p bra header`
+ * (the do-while shape nvcc emits); p compares forms whose only non-constant
+ * atom is one LOOP atom of l (its counter n: the increments made so far)
+ * and no thread atom. n at the compare is k (iteration k, 0-based) or k + 1
+ * when the compare follows the counter's increment in the latch. The loop
+ * runs while the branch goes back; counted up to MAX_TRIP. -1 unknown. */
+static int64_t trip_count(const struct px_func *f, uint32_t l)
+{
+	const struct px_func_analysis *an = f->an;
+	const struct px_loop *lp = &f->loops[l];
+	if (lp->nlatches != 1 || lp->nexits != 1)
+		return -1;
+	uint32_t lb = lp->latches[0];
+	const struct px_block *bb = &f->blocks[lb];
+	if (bb->end == bb->first || bb->nsuccs != 2)
+		return -1;
+	/* every exit edge leaves from the latch */
+	for (uint32_t i = 0; i < lp->nblocks; i++) {
+		const struct px_block *x = &f->blocks[lp->blocks[i]];
+		for (uint32_t k = 0; k < x->nsuccs; k++) {
+			uint32_t y = x->succs[k], j;
+			for (j = 0; j < lp->nblocks && lp->blocks[j] != y; j++)
+				;
+			if (j == lp->nblocks && lp->blocks[i] != lb)
+				return -1;
+		}
+	}
+	uint32_t bi = bb->end - 1;
+	const struct px_insn *br = &f->insns[bi];
+	if (br->op != PX_OP_BRA || br->guard < 0 || an->pred[br->guard].kind != PX_PRED_SETP)
+		return -1;
+	bool back_on_true = bb->succs[0] == lp->header;   /* succs[0]: the branch target */
+	const struct px_pred *q = &an->pred[br->guard];
+	/* the one LOOP atom of l, and no other non-constant atom */
+	int64_t atom = -1;
+	for (int side = 0; side < 2; side++) {
+		const struct px_aff *x = side ? &q->b : &q->a;
+		for (uint32_t i = 0; i < x->nterms; i++) {
+			const struct px_atom *t = &an->atoms[x->t[i].atom];
+			if (t->kind != PX_ATOM_LOOP || t->a != l || t->unsure ||
+			    (atom >= 0 && atom != (int64_t)x->t[i].atom))
+				return -1;
+			atom = x->t[i].atom;
+		}
+	}
+	if (atom < 0)
+		return -1;
+	/* where the compare and the counter's increment are in the latch */
+	int32_t r = (int32_t)an->atoms[atom].b;
+	int64_t setp_at = -1, inc_at = -1;
+	for (uint32_t i = bb->first; i < bi; i++) {
+		uint32_t nd;
+		const int32_t *d = px_func_defs(f, i, &nd);
+		for (uint32_t k = 0; k < nd; k++) {
+			if (d[k] == br->guard)
+				setp_at = i;
+			if (d[k] == r)
+				inc_at = i;
+		}
+	}
+	if (setp_at < 0)
+		return -1;
+	int64_t off = inc_at >= 0 && inc_at < setp_at ? 1 : 0;
+	int64_t *uval = xcalloc(an->natoms, sizeof *uval);
+	bool *uk = xcalloc(an->natoms, sizeof *uk);
+	uk[atom] = true;
+	struct px_eval_env env = {.uval = uval, .uknown = uk};
+	int64_t trip = -1;
+	for (int64_t k = 0; k < MAX_TRIP; k++) {
+		uval[atom] = k + off;
+		int v = px_pred_eval(an, br->guard, &env, 0);
+		if (v < 0)
+			break;
+		bool taken = v != br->guard_neg;
+		if (taken != back_on_true) {
+			trip = k + 1;
+			break;
+		}
+	}
+	free(uval);
+	free(uk);
+	return trip;
+}
+
+/* Requires: fill_affine, fill_uniform, fill_loops. Fills: f->res->loops
+ * (one record per loop: header line, depth, trip count when affine). */
+static void fill_loop_recs(struct px_module *m, struct px_func *f)
+{
+	struct px_results *res = f->res;
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		const struct px_block *h = &f->blocks[f->loops[l].header];
+		if (h->end == h->first)
+			continue;
+		const struct px_insn *in = &f->insns[h->first];
+		struct px_loop_rec *r = PX_ARENA_PUSH(m->arena, res->loops, res->nloops, res->caploops);
+		memset(r, 0, sizeof *r);
+		r->line = in->line;
+		r->loc_file = in->loc_file;
+		r->loc_line = in->loc_line;
+		r->depth = f->loops[l].depth;
+		r->trip = trip_count(f, l);
+	}
+}
+
+/* Requires: fill_affine, fill_uniform, fill_loops. Fills: f->res->acc,
+ * f->res->loops. */
 void fill_access(struct px_module *m, struct px_func *f)
 {
 	struct px_func_analysis *an = f->an;
@@ -468,6 +576,7 @@ void fill_access(struct px_module *m, struct px_func *f)
 	free(bmask);
 	free(bstate);
 	free(pmask);
+	fill_loop_recs(m, f);
 }
 
 void px_dump_access(struct px_buf *out, const struct px_module *m, const struct px_func *f)

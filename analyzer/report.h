@@ -123,6 +123,7 @@ struct px_json;
 void px_report_json_spills(struct px_json *j, const struct px_kernel_report *k);
 void px_report_json_accesses(struct px_json *j, const struct px_kernel_report *k);
 void px_report_json_branches(struct px_json *j, const struct px_kernel_report *k);
+void px_report_json_loops(struct px_json *j, const struct px_kernel_report *k);
 void px_report_text_accesses(struct px_buf *out, const struct px_kernel_report *k);
 
 /* ---- json.c: a small JSON writer ---- */

@@ -1,6 +1,6 @@
 /* report_access.c: renders what the value analyses found for one kernel
- * (struct px_results, analysis.h): the `spills`, `accesses` and `branches`
- * members of `ptxray report --format json` (INTERFACES.md field names and
+ * (struct px_results, analysis.h): the `spills`, `accesses`, `branches` and
+ * `loops` members of `ptxray report --format json` (INTERFACES.md field names and
  * enums), and the text report's per-kernel section listing the accesses
  * that are not ideal (extra sectors, bank conflicts, dynamic local indices)
  * and the divergent branches, with their CUDA source lines.
@@ -162,6 +162,32 @@ void px_report_json_branches(struct px_json *j, const struct px_kernel_report *k
 	px_json_end_array(j);
 }
 
+void px_report_json_loops(struct px_json *j, const struct px_kernel_report *k)
+{
+	if (!k->res) {
+		px_json_null(j);
+		return;
+	}
+	px_json_begin_array(j);
+	for (uint32_t i = 0; i < k->res->nloops; i++) {
+		const struct px_loop_rec *l = &k->res->loops[i];
+		px_json_begin_object(j);
+		px_json_key(j, "line");
+		px_json_uint(j, l->line);
+		px_json_key(j, "source");
+		source_json(j, k, l->loc_file, l->loc_line);
+		px_json_key(j, "depth");
+		px_json_uint(j, l->depth);
+		px_json_key(j, "trip_count");
+		if (l->trip >= 0)
+			px_json_uint(j, (uint64_t)l->trip);
+		else
+			px_json_null(j);
+		px_json_end_object(j);
+	}
+	px_json_end_array(j);
+}
+
 static void where(struct px_buf *out, const struct px_kernel_report *k, uint32_t line, uint32_t file,
                   uint32_t sline)
 {
@@ -187,7 +213,10 @@ void px_report_text_accesses(struct px_buf *out, const struct px_kernel_report *
 	if (k->spills_predicted)
 		px_buf_printf(out, "  %s: spills predicted: wants ~%u registers, cap %u\n",
 		              k->demangled ? k->demangled : "kernel", k->reg_demand, k->spill_cap);
-	if (!nbad && !ndiv)
+	uint32_t ntrip = 0;
+	for (uint32_t i = 0; i < res->nloops; i++)
+		ntrip += res->loops[i].trip >= 0;
+	if (!nbad && !ndiv && !ntrip)
 		return;
 	const struct px_func *f = k->func;
 	if (k->demangled)
@@ -210,6 +239,13 @@ void px_report_text_accesses(struct px_buf *out, const struct px_kernel_report *
 			              op_word(r->op), r->bytes, r->wavefronts / r->ideal_wavefronts, r->wavefronts,
 			              r->ideal_wavefronts, r->depth ? ", in a loop" : "");
 		}
+	}
+	for (uint32_t i = 0; i < res->nloops; i++) {
+		const struct px_loop_rec *l = &res->loops[i];
+		if (l->trip < 0)
+			continue;
+		where(out, k, l->line, l->loc_file, l->loc_line);
+		px_buf_printf(out, ": loop (depth %u): %lld iterations per entry\n", l->depth, (long long)l->trip);
 	}
 	for (uint32_t i = 0; i < res->nbr; i++) {
 		const struct px_branch_rec *b = &res->br[i];

@@ -131,6 +131,8 @@ static void kernel_json(struct px_json *j, const struct px_kernel_report *k)
 	px_report_json_accesses(j, k);
 	px_json_key(j, "branches");
 	px_report_json_branches(j, k);
+	px_json_key(j, "loops");
+	px_report_json_loops(j, k);
 	px_json_end_object(j);
 }
 
