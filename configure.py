@@ -95,6 +95,7 @@ MAIN = 'analyzer/main.c'
 
 # Criterion unit tests: all of them go into one binary, build/unit_tests.
 UNIT_TESTS = [
+    'tests/unit/test_analysis.c',
     'tests/unit/test_arch.c',
     'tests/unit/test_lexer.c',
     'tests/unit/test_occ_oracle.c',

@@ -1,0 +1,219 @@
+/* test_analysis.c: the value analyses on small PTX kernels (parsed with the
+ * real front end, default launch block 256x1x1): affine forms, uniformity
+ * and branch verdicts, global sectors per request, shared bank-conflict
+ * ways for 4-, 8- and 16-byte accesses, broadcasts, unknown patterns, the
+ * JOIN form of a counter with several definitions, and loop trip counts.
+ * Every expected number is worked out by hand in the comment beside it. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../analyzer/analysis.h"
+
+struct an {
+	struct px_module *m;
+	struct px_diags d;
+};
+
+/* Parses a kernel body (declarations of %p, %r, %rd, %f and a 64-bit
+ * parameter `a` are added) and runs every pass. */
+static struct an run(const char *body)
+{
+	static const char head[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 a)\n{\n"
+		".reg .pred %p<8>;\n.reg .b32 %r<32>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<8>;\n"
+		".reg .f64 %fd<4>;\n.shared .align 16 .b8 sm[8192];\n"
+		"ld.param.u64 %rd1, [a];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\n";
+	size_t n = strlen(head) + strlen(body) + 4;
+	char *text = xmalloc(n);
+	snprintf(text, n, "%s%s}\n", head, body);
+	struct an a = {0};
+	a.m = px_ptx_parse("t.ptx", text, strlen(text), &a.d);
+	cr_assert_eq(a.d.errors, 0);
+	cr_assert(px_pipeline_run(a.m, &a.d, true));
+	return a;
+}
+
+static void done(struct an *a)
+{
+	px_module_delete(a->m);
+	px_diags_free(&a->d);
+}
+
+static const struct px_results *res(const struct an *a)
+{
+	cr_assert_not_null(a->m->funcs[0].res);
+	return a->m->funcs[0].res;
+}
+
+static int32_t reg(const struct an *a, const char *name)
+{
+	const struct px_func *f = &a->m->funcs[0];
+	for (uint32_t i = 0; i < f->nregs; i++)
+		if (px_str_eqc(f->regs[i].name, name))
+			return (int32_t)i;
+	cr_assert_fail("no register %s", name);
+	return -1;
+}
+
+/* the global address a + 4 * tid.x + 16: form 16 + 4*%tid.x + param */
+Test(analysis, affine_form)
+{
+	struct an a = run("shl.b32 %r2, %r1, 2;\nadd.s32 %r3, %r2, 16;\n"
+	                  "shr.u32 %r4, %r1, 5;\nret;\n");
+	const struct px_func *f = &a.m->funcs[0];
+	const struct px_aff *x = &f->an->form[reg(&a, "%r3")];
+	cr_assert(x->known);
+	cr_assert_eq(x->c, 16);
+	cr_assert_eq(x->nterms, 1);
+	cr_assert_eq(x->t[0].coef, 4);
+	cr_assert_eq(f->an->atoms[x->t[0].atom].kind, PX_ATOM_TID);
+	/* tid.x >> 5 is a quasi atom, warp-uniform with 256 threads */
+	const struct px_aff *w = &f->an->form[reg(&a, "%r4")];
+	cr_assert(w->known);
+	cr_assert_eq(f->an->atoms[w->t[0].atom].kind, PX_ATOM_QUASI);
+	cr_assert_eq(f->an->uni[reg(&a, "%r4")], PX_UNI_WARP);
+	cr_assert_eq(f->an->uni[reg(&a, "%r3")], PX_UNI_DIVERGENT);
+	done(&a);
+}
+
+/* tid.x < 16: every warp splits 16/16 (only warp 0 has lanes below 16:
+ * 16 on each side); tid.x >> 5 == 0: one value per warp; %ctaid.x: block */
+Test(analysis, branch_verdicts)
+{
+	struct an a = run("setp.lt.u32 %p1, %r1, 16;\n@%p1 bra L1;\nst.global.u32 [%rd2], 1;\nL1:\n"
+	                  "shr.u32 %r2, %r1, 5;\nsetp.eq.s32 %p2, %r2, 0;\n@%p2 bra L2;\nst.global.u32 [%rd2], 2;\nL2:\n"
+	                  "mov.u32 %r3, %ctaid.x;\nsetp.eq.s32 %p3, %r3, 0;\n@%p3 bra L3;\nst.global.u32 [%rd2], 3;\n"
+	                  "L3:\nret;\n");
+	const struct px_results *r = res(&a);
+	cr_assert_eq(r->nbr, 3);
+	cr_assert_eq(r->br[0].divergence, PX_DIV_DIVERGENT);
+	cr_assert_eq(r->br[0].active_lanes, 16);
+	cr_assert(strstr(r->br[0].reason, "%tid.x"));
+	cr_assert_eq(r->br[1].divergence, PX_DIV_UNIFORM);
+	cr_assert_eq(r->br[1].across, PX_UNI_WARP);
+	cr_assert_eq(r->br[2].divergence, PX_DIV_UNIFORM);
+	cr_assert_eq(r->br[2].across, PX_UNI_BLOCK);
+	done(&a);
+}
+
+/* tid.x < n (a parameter): modelled but decided only at launch: unknown */
+Test(analysis, branch_unknown_at_compile_time)
+{
+	struct an a = run("cvt.u32.u64 %r2, %rd1;\nsetp.lt.u32 %p1, %r1, %r2;\n@%p1 bra L1;\n"
+	                  "st.global.u32 [%rd2], 1;\nL1:\nret;\n");
+	cr_assert_eq(res(&a)->nbr, 1);
+	cr_assert_eq(res(&a)->br[0].divergence, PX_DIV_UNKNOWN);
+	done(&a);
+}
+
+/* Global loads from the 256-byte aligned parameter pointer:
+ * 4 bytes, unit stride: 128 bytes = 4 sectors, ideal 4;
+ * 4 bytes, stride 8 bytes: 256 bytes spanned = 8 sectors, ideal 4;
+ * 4 bytes, misaligned by 4: bytes 4..131 = 5 sectors, ideal 4;
+ * 4 bytes, every lane the same word (broadcast): 1 sector, ideal 1. */
+Test(analysis, global_sectors)
+{
+	struct an a = run("mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.f32 %f1, [%rd4];\n"
+	                  "mul.wide.u32 %rd5, %r1, 8;\nadd.s64 %rd6, %rd2, %rd5;\nld.global.f32 %f2, [%rd6];\n"
+	                  "ld.global.f32 %f3, [%rd4+4];\n"
+	                  "ld.global.f32 %f4, [%rd2];\nret;\n");
+	const struct px_results *r = res(&a);
+	cr_assert_eq(r->nacc, 4);
+	double want[4][2] = {{4, 4}, {8, 4}, {5, 4}, {1, 1}};
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(r->acc[i].space, PX_SPACE_GLOBAL);
+		cr_assert_eq(r->acc[i].pattern, PX_PATTERN_AFFINE);
+		cr_assert_float_eq(r->acc[i].sectors, want[i][0], 1e-9, "access %d", i);
+		cr_assert_float_eq(r->acc[i].ideal_sectors, want[i][1], 1e-9, "access %d", i);
+	}
+	done(&a);
+}
+
+/* Shared memory, 32 banks of 4 bytes:
+ *  4 B stride 1 word: conflict-free (1 wavefront, ideal 1);
+ *  4 B stride 2 words: lanes l and l+16 share a bank: 2 ways;
+ *  4 B stride 32 words: every lane in bank 0: 32 ways;
+ *  4 B same word for every lane: a broadcast, 1 way;
+ *  8 B consecutive: 2 phases of 16 lanes, each conflict-free: 2/2 = 1 way;
+ *  16 B consecutive: 4 phases of 8 lanes: 4/4 = 1 way;
+ *  16 B stride 32 bytes: lanes l and l+4 of a phase share banks: 8/4 = 2 ways. */
+Test(analysis, shared_bank_ways)
+{
+	struct an a = run("mov.u32 %r2, sm;\n"
+	                  "shl.b32 %r3, %r1, 2;\nadd.s32 %r4, %r2, %r3;\nld.shared.f32 %f1, [%r4];\n"
+	                  "shl.b32 %r5, %r1, 3;\nadd.s32 %r6, %r2, %r5;\nld.shared.f32 %f2, [%r6];\n"
+	                  "and.b32 %r7, %r1, 31;\nshl.b32 %r8, %r7, 7;\nadd.s32 %r9, %r2, %r8;\nld.shared.f32 %f3, [%r9];\n"
+	                  "ld.shared.f32 %f4, [%r2];\n"
+	                  "ld.shared.f64 %fd1, [%r6];\n"
+	                  "shl.b32 %r10, %r1, 4;\nadd.s32 %r11, %r2, %r10;\nld.shared.v4.f32 {%f5, %f6, %f7, %f1}, [%r11];\n"
+	                  "and.b32 %r12, %r1, 63;\nshl.b32 %r13, %r12, 5;\nadd.s32 %r14, %r2, %r13;\n"
+	                  "ld.shared.v4.f32 {%f5, %f6, %f7, %f1}, [%r14];\nret;\n");
+	const struct px_results *r = res(&a);
+	cr_assert_eq(r->nacc, 7);
+	double ways[7] = {1, 2, 32, 1, 1, 1, 2};
+	uint32_t bytes[7] = {4, 4, 4, 4, 8, 16, 16};
+	for (int i = 0; i < 7; i++) {
+		cr_assert_eq(r->acc[i].space, PX_SPACE_SHARED, "access %d", i);
+		cr_assert_eq(r->acc[i].bytes, bytes[i], "access %d", i);
+		cr_assert(r->acc[i].ideal_wavefronts > 0, "access %d", i);
+		cr_assert_float_eq(r->acc[i].wavefronts / r->acc[i].ideal_wavefronts, ways[i], 1e-9, "access %d", i);
+	}
+	done(&a);
+}
+
+/* An address loaded from memory is unknown, never guessed. */
+Test(analysis, unknown_pattern)
+{
+	struct an a = run("ld.global.u64 %rd3, [%rd2];\nld.global.f32 %f1, [%rd3];\nret;\n");
+	const struct px_results *r = res(&a);
+	cr_assert_eq(r->nacc, 2);
+	cr_assert_eq(r->acc[1].pattern, PX_PATTERN_UNKNOWN);
+	cr_assert_lt(r->acc[1].sectors, 0);
+	done(&a);
+}
+
+/* nvcc's counter shared by two loops (four definitions: two inits equal to
+ * tid.x, increments of 256 and 1024): tid.x + U, U a JOIN atom aligned to
+ * 256; `i < 7424` then never splits a warp (7424 is a multiple of 256). */
+Test(analysis, join_counter)
+{
+	struct an a = run("mov.u32 %r2, %r1;\n"
+	                  "setp.eq.s32 %p1, %r1, 1000;\n@%p1 bra L2;\n"
+	                  "L1:\nadd.s32 %r2, %r2, 256;\nsetp.lt.s32 %p2, %r2, 512;\n@%p2 bra L1;\n"
+	                  "L2:\nmov.u32 %r2, %r1;\n"
+	                  "L3:\nadd.s32 %r3, %r2, 1024;\nsetp.lt.s32 %p3, %r2, 7424;\nmov.u32 %r2, %r3;\n@%p3 bra L3;\nret;\n");
+	const struct px_func *f = &a.m->funcs[0];
+	const struct px_aff *x = &f->an->form[reg(&a, "%r2")];
+	cr_assert(x->known);
+	cr_assert_eq(x->nterms, 2);
+	bool join = false;
+	for (int i = 0; i < 2; i++)
+		if (f->an->atoms[x->t[i].atom].kind == PX_ATOM_JOIN) {
+			join = true;
+			cr_assert_eq(f->an->atoms[x->t[i].atom].align, 256);
+		}
+	cr_assert(join);
+	const struct px_results *r = res(&a);
+	cr_assert_eq(r->nbr, 3);
+	cr_assert_eq(r->br[2].divergence, PX_DIV_UNIFORM);
+	done(&a);
+}
+
+/* do { i++; } while (i < 10): 10 iterations; a compare before a step of
+ * 4 from 0 to 60: 16 iterations; a bound from a parameter: unknown. */
+Test(analysis, loop_trip_counts)
+{
+	struct an a = run("mov.u32 %r2, 0;\nL1:\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, 10;\n@%p1 bra L1;\n"
+	                  "mov.u32 %r3, 0;\nL2:\nsetp.ne.s32 %p2, %r3, 60;\nadd.s32 %r3, %r3, 4;\n@%p2 bra L2;\n"
+	                  "cvt.u32.u64 %r5, %rd1;\nmov.u32 %r4, 0;\nL3:\nadd.s32 %r4, %r4, 1;\n"
+	                  "setp.lt.u32 %p3, %r4, %r5;\n@%p3 bra L3;\nret;\n");
+	const struct px_results *r = res(&a);
+	cr_assert_eq(r->nloops, 3);
+	cr_assert_eq(r->loops[0].trip, 10);
+	cr_assert_eq(r->loops[1].trip, 16);
+	cr_assert_eq(r->loops[2].trip, -1);
+	cr_assert_eq(r->loops[0].depth, 1);
+	done(&a);
+}
