@@ -689,8 +689,9 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 		c.why[r] = -1;
 	c.bstate = xcalloc(f->nblocks + 1, 1);
 	c.flc = xcalloc(f->nregs + 1, 1);
-	c.loop_unsure = xcalloc(f->nloops + 1, sizeof *c.loop_unsure);
-	c.reg_unsure = xcalloc(f->nregs + 1, sizeof *c.reg_unsure);
+	/* read by the branch verdicts below too: body arena, freed with the body */
+	c.loop_unsure = px_arena_alloc(ar, (f->nloops + 1) * sizeof *c.loop_unsure);
+	c.reg_unsure = px_arena_alloc(ar, (f->nregs + 1) * sizeof *c.reg_unsure);
 	uint32_t *stack = xmalloc((f->nblocks + 1) * sizeof *stack);
 	uint8_t *seen = xmalloc(f->nblocks + 1);
 	uint64_t budget = (uint64_t)MAX_REGION_WORK_FACTOR * (f->ninsns + f->nblocks) + 4096;
