@@ -48,6 +48,7 @@ LIB_SOURCES = [
     'analyzer/pass_affine.c',
     'analyzer/pass_cfg.c',
     'analyzer/pass_dom.c',
+    'analyzer/pass_events.c',
     'analyzer/pass_live.c',
     'analyzer/pass_loops.c',
     'analyzer/pass_mentions.c',
@@ -71,6 +72,12 @@ LIB_SOURCES = [
     'occupancy/occ_report.c',
     'occupancy/occ_render.c',
     'occupancy/occupancy.c',
+    'rules/check_code.c',
+    'rules/check_kernel.c',
+    'rules/config.c',
+    'rules/lint.c',
+    'rules/output.c',
+    'rules/registry.c',
 ]
 
 # The per-compute-capability tables, embedded in the library by arch/embed.py
@@ -98,6 +105,7 @@ UNIT_TESTS = [
     'tests/unit/test_analysis.c',
     'tests/unit/test_arch.c',
     'tests/unit/test_lexer.c',
+    'tests/unit/test_lint.c',
     'tests/unit/test_occ_oracle.c',
     'tests/unit/test_parser.c',
     'tests/unit/test_passes.c',
@@ -107,6 +115,7 @@ UNIT_TESTS = [
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.
 FUZZ = [
     'fuzz/fuzz_arch.c',
+    'fuzz/fuzz_config.c',
     'fuzz/fuzz_ptx.c',
     'fuzz/fuzz_ptxas.c',
 ]
@@ -144,7 +153,10 @@ PKG_MODULES = ['yaml-0.1', 'tree-sitter']       # the library and the binary
 PKG_TEST_MODULES = ['criterion']                 # unit tests only
 LIBIBERTY_HEADER = '/usr/include/libiberty/demangle.h'
 APT_PACKAGES = ['libyaml-dev', 'libtree-sitter-dev', 'libcriterion-dev',
-                'libiberty-dev', 'pkg-config', 'ninja-build']
+                'libiberty-dev', 'pkg-config', 'ninja-build', 'groff-base', 'pre-commit']
+# Programs the tests need: the man page lint (groff -ww) and the pre-commit
+# end-to-end test of `ptxray lint` (tests/check_rules.py, check_precommit.py).
+TEST_PROGRAMS = {'groff': 'groff-base', 'pre-commit': 'pre-commit'}
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
@@ -294,6 +306,9 @@ def missing_dependencies(cc, need_npm):
         lib = out.strip()
         if status != 0 or not os.path.isabs(lib) or not os.path.isfile(lib):
             missing.append('libiberty (libiberty.a)')
+    for prog, pkg in sorted(TEST_PROGRAMS.items()):
+        if not shutil.which(prog):
+            missing.append('%s (Debian package %s)' % (prog, pkg))
     if need_npm and not shutil.which('npm'):
         missing.append('npm (to fetch the tree-sitter-cuda grammar)')
         extra.append('npm')
@@ -436,7 +451,7 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     opt = ['-O0', '-g'] if args.debug else ['-O2', '-g']
     san = (['-fsanitize=address,undefined', '-fno-omit-frame-pointer',
             '-fno-sanitize-recover=all'] if args.sanitize else [])
-    includes = ['-Ianalyzer', '-Iarch', '-Ioccupancy', '-Iinclude', '-I' + GRAMMAR_DIR + '/src']
+    includes = ['-Ianalyzer', '-Iarch', '-Ioccupancy', '-Irules', '-Iinclude', '-I' + GRAMMAR_DIR + '/src']
     cflags = (['-std=c11'] + opt + ['-Wall', '-Wextra', '-D_GNU_SOURCE']
               + (['-DPX_DEBUG'] if args.debug else [])
               + (['-Werror'] if args.werror else []) + san + includes + cflags_pkg)

@@ -142,6 +142,11 @@ struct px_access_rec {
 	double wavefronts, ideal_wavefronts;
 	bool dynamic_local;   /* a .local access whose address varies by thread or is unknown */
 	const char *why;      /* why unknown; NULL otherwise (module arena) */
+	uint32_t insn;        /* the instruction's index in the body (valid while it exists) */
+	/* fill_events, for a shared access with a bank conflict: padding each row
+	 * of pad_row_bytes by pad_bytes gives padded_ways (0 = no padding found) */
+	uint32_t pad_bytes, pad_row_bytes;
+	double padded_ways;
 };
 enum px_divergence { PX_DIV_UNIFORM, PX_DIV_DIVERGENT, PX_DIV_UNKNOWN };
 struct px_branch_rec {
@@ -157,7 +162,26 @@ struct px_loop_rec {
 	uint32_t depth;
 	int64_t trip;         /* -1 unknown */
 };
+/* fill_events (pass_events.c): instructions the lint rules read. */
+enum px_event_kind {
+	PX_EV_DIVERGENT_BARRIER,  /* a CTA barrier not every thread of the block reaches */
+	PX_EV_LEGACY_WARP,        /* shfl/vote without .sync */
+	PX_EV_SHUFFLE_MASK,       /* a constant membermask that does not match the active lanes */
+	PX_EV_INT_DIV_LOOP,       /* integer div/rem by a non-constant inside a loop (lanes = depth) */
+	PX_EV_WARP_EXCHANGE,      /* shared load of another lane's store, no warp sync between */
+};
+struct px_event_rec {
+	uint32_t line, col, loc_file, loc_line;
+	uint8_t kind;         /* enum px_event_kind */
+	bool certain;         /* false: assumes conditions that could not be evaluated */
+	uint16_t op;          /* enum px_opcode */
+	uint32_t mask;        /* SHUFFLE_MASK: the membermask */
+	uint32_t lanes;       /* kind-specific: active lanes, lane distance, loop depth */
+	const char *detail;   /* module arena or static; may be NULL */
+};
 struct px_results {
+	struct px_event_rec *ev; uint32_t nev, capev;
+	uint32_t nfp64, fp64_line, fp64_col;  /* f64 arithmetic instructions, the first one */
 	struct px_access_rec *acc; uint32_t nacc, capacc;
 	struct px_branch_rec *br; uint32_t nbr, capbr;
 	struct px_loop_rec *loops; uint32_t nloops, caploops;
@@ -169,9 +193,11 @@ struct px_results {
 void fill_affine(struct px_module *m, struct px_func *f);
 void fill_uniform(struct px_module *m, struct px_func *f);
 void fill_access(struct px_module *m, struct px_func *f);
+void fill_events(struct px_module *m, struct px_func *f);
 void px_dump_affine(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_uniform(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_access(struct px_buf *out, const struct px_module *m, const struct px_func *f);
+void px_dump_events(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 
 /* ---- evaluation (pass_affine.c) ----
  * Values of every atom for one thread: tid, laneid, and the uniform atoms'

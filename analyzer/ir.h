@@ -444,6 +444,7 @@ enum px_pass {
 	PX_PASS_UNIFORM = 1u << 7,
 	PX_PASS_ACCESS = 1u << 8,
 	PX_PASS_OPERANDS = 1u << 10,
+	PX_PASS_EVENTS = 1u << 11,
 };
 /* Runs every pass over every function with a body, in order. With verify
  * set (debug builds), checks the IR between passes; a broken invariant is

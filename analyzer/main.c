@@ -14,6 +14,10 @@
 #include "cuda/cuda.h"
 #include "occupancy.h"
 #include "report.h"
+#include "rules.h"
+#include <dirent.h>
+#include <pthread.h>
+#include <sys/stat.h>
 
 #include "ptxray.h"
 #define PX_VERSION PTXRAY_VERSION
@@ -27,7 +31,9 @@ struct cmd {
 
 static int cmd_arch(int argc, char **argv);
 static int cmd_occupancy(int argc, char **argv);
+static int cmd_lint(int argc, char **argv);
 static int cmd_report(int argc, char **argv);
+static int cmd_rules(int argc, char **argv);
 
 /* Sorted by name. */
 static const struct cmd commands[] = {
@@ -38,6 +44,26 @@ static const struct cmd commands[] = {
 	 "  show NAME            one table as YAML (NAME: sm_90, sm_90a, 9.0)\n"
 	 "  --arch-dir DIR       also load DIR/*.yaml, replacing tables of the same name\n"
 	 "                       (repeatable; after PTXRAY_ARCH_PATH); format: ptxray-arch(5)\n"},
+	{"lint", "diagnostics from the rule catalogue: text, JSON, SARIF, GitHub annotations", cmd_lint,
+	 "usage: ptxray lint [options] PATH...\n"
+	 "       ptxray lint --show-config FILE\n"
+	 "  PATH                 a .ptx file, or a folder (searched for .ptx files)\n"
+	 "  --format text|json|sarif|github  output format (default text)\n"
+	 "  --fail-on error|warning|note  lowest severity that makes the exit status 1\n"
+	 "                       (default: the configuration's fail_on, else warning)\n"
+	 "  --arch LIST          targets to check, comma-separated (overrides the config)\n"
+	 "  --only LIST          run only these rules (comma-separated ids)\n"
+	 "  --config FILE        use FILE instead of the nearest .ptxray.yaml\n"
+	 "  --show-config FILE   print the configuration that applies to FILE\n"
+	 "  --baseline FILE      report only findings not in FILE\n"
+	 "  --write-baseline FILE  write every finding to FILE (exit 0)\n"
+	 "  -j N, --jobs N       lint N files at once (the output is the same as -j 1)\n"
+	 "  --block X[,Y[,Z]]    launch block for kernels without .reqntid/.maxntid\n"
+	 "  --param NAME=VALUE   value of a kernel parameter (repeatable)\n"
+	 "  --ptxas[=PATH]       exact registers and spills from ptxas -v\n"
+	 "  --no-compile         source analyses only for CUDA files (no nvcc)\n"
+	 "  -p BUILD_DIR         folder of compile_commands.json (CUDA files)\n"
+	 "  --arch-dir DIR       also load the arch tables in DIR (repeatable)\n"},
 	{"occupancy", "the occupancy calculator: blocks per SM, limiters, advice, plots", cmd_occupancy,
 	 "usage: ptxray occupancy --arch sm_XX --threads N --registers N [options]\n"
 	 "       ptxray occupancy FILE.ptx [--kernel NAME] [--threads N] [options]\n"
@@ -71,6 +97,11 @@ static const struct cmd commands[] = {
 	 "  --arch sm_XX         target (default: the file's .target)\n"
 	 "  --ptxas[=PATH]       run ptxas -v for exact registers, stack and spills\n"
 	 "  --dump=PASS[,PASS]   print a pass's state to standard error (see --dump=list)\n"},
+	{"rules", "the rule catalogue and each rule's documentation", cmd_rules,
+	 "usage: ptxray rules [ID] [--man]\n"
+	 "  (none)               every rule: id, category, default severity, on by default, summary\n"
+	 "  ID                   one rule's documentation: message, description, why, fix, example\n"
+	 "  --man                the ptxray-rules(7) page, generated from the registry\n"},
 };
 
 static void usage_all(FILE *to)
@@ -878,6 +909,477 @@ static int cmd_report(int argc, char **argv)
 out:
 	free(files);
 	free(kernels);
+	free(params);
+	return rc;
+}
+
+/* ---- ptxray rules ---- */
+
+static int cmd_rules(int argc, char **argv)
+{
+	const char *id = NULL;
+	bool man = false;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(find_command("rules")->usage, stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--man") == 0) {
+			man = true;
+		} else if (argv[i][0] == '-') {
+			return bad_usage("unknown option '%s' (see ptxray rules --help)", argv[i]);
+		} else if (!id) {
+			id = argv[i];
+		} else {
+			return bad_usage("unexpected argument '%s': one rule at a time", argv[i]);
+		}
+	}
+	struct px_buf b = {0};
+	if (man) {
+		if (id)
+			return bad_usage("%s", "--man prints the whole catalogue: no ID");
+		px_rules_man(&b, "2026", PX_VERSION);
+	} else if (id) {
+		const struct px_rule *r = px_rule_find(id);
+		if (!r)
+			return bad_usage("unknown rule '%s' (see ptxray rules)", id);
+		px_rule_doc(&b, r);
+	} else {
+		px_rules_list(&b);
+	}
+	return write_out(&b);
+}
+
+/* ---- ptxray lint ---- */
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends the .ptx files under dir (sorted, recursive; hidden folders skipped). */
+static void walk_dir(const char *dir, char ***files, size_t *n, size_t *cap, size_t *skipped_cu)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char **names = NULL;
+	size_t nn = 0, nc = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		*PX_VEC_PUSH(names, nn, nc) = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (nn)
+		qsort(names, nn, sizeof *names, cmp_cstr);
+	for (size_t i = 0; i < nn; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			walk_dir(p, files, n, cap, skipped_cu);
+			free(p);
+		} else if (has_suffix(p, ".ptx")) {
+			*PX_VEC_PUSH(*files, *n, *cap) = p;
+		} else {
+			if (has_suffix(p, ".cu") || has_suffix(p, ".cuh"))
+				++*skipped_cu;
+			free(p);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+struct lint_job {
+	const char *path;
+	const struct px_config *cfg;
+	const struct px_lint_options *opt;
+	struct px_lint_result res;
+	struct px_diags diags;
+	bool ok;
+};
+
+struct lint_pool {
+	struct lint_job *jobs;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *lint_worker(void *arg)
+{
+	struct lint_pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		size_t i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->n)
+			return NULL;
+		struct lint_job *j = &p->jobs[i];
+		j->ok = px_lint_file(j->path, j->cfg, j->opt, &j->res, &j->diags);
+	}
+}
+
+static bool parse_severity_arg(const char *v, enum px_severity *out)
+{
+	if (strcmp(v, "error") == 0)
+		*out = PX_ERROR;
+	else if (strcmp(v, "warning") == 0)
+		*out = PX_WARNING;
+	else if (strcmp(v, "note") == 0)
+		*out = PX_NOTE;
+	else
+		return false;
+	return true;
+}
+
+static int cmd_lint(int argc, char **argv)
+{
+	const char *format = "text", *config = NULL, *show = NULL, *baseline = NULL, *write_bl = NULL;
+	const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
+	const char **dirs = xcalloc((size_t)argc + 1, sizeof *dirs);
+	char **archv = xcalloc((size_t)argc * 8 + 8, sizeof *archv);
+	char **onlyv = xcalloc((size_t)argc * 8 + 8, sizeof *onlyv);
+	uint32_t nonly = 0;
+	struct px_param_value *params = xcalloc((size_t)argc + 1, sizeof *params);
+	size_t npaths = 0, ndirs = 0;
+	uint32_t narchs = 0, nparams = 0;
+	long jobs = 1;
+	bool have_fail_on = false;
+	enum px_severity fail_on = PX_WARNING;
+	struct px_lint_options opt = {0};
+	int rc = 0;
+	char **files = NULL;
+	size_t nfiles = 0, capfiles = 0, skipped_cu = 0;
+	struct px_archset *set = NULL;
+	struct px_config_set *cs = NULL;
+	struct lint_job *jl = NULL;
+	struct px_diags diags = {0};
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(find_command("lint")->usage, stdout);
+			goto out;
+		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
+			if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif") && strcmp(v, "github")) {
+				rc = bad_usage("unknown format '%s' (text, json, sarif, github)", v);
+				goto out;
+			}
+			format = v;
+		} else if ((v = opt_value(argc, argv, &i, "--fail-on"))) {
+			if (!parse_severity_arg(v, &fail_on)) {
+				rc = bad_usage("bad --fail-on '%s': expected error, warning or note", v);
+				goto out;
+			}
+			have_fail_on = true;
+		} else if ((v = opt_value(argc, argv, &i, "--arch-dir"))) {
+			dirs[ndirs++] = v;
+		} else if ((v = opt_value(argc, argv, &i, "--arch"))) {
+			for (const char *p = v; *p;) {
+				size_t n = strcspn(p, ",");
+				char *name = xstrndup(p, n);
+				if (strncmp(name, "sm_", 3) != 0 || name[3] < '0' || name[3] > '9') {
+					rc = bad_usage("bad --arch entry '%s': expected sm_XX", name);
+					free(name);
+					goto out;
+				}
+				archv[narchs++] = name;
+				p += n + (p[n] == ',');
+				if (narchs >= (uint32_t)argc * 8 + 7)
+					break;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--config"))) {
+			config = v;
+		} else if ((v = opt_value(argc, argv, &i, "--only"))) {
+			for (const char *p = v; *p;) {
+				size_t n = strcspn(p, ",");
+				char *id = xstrndup(p, n);
+				if (!px_rule_find(id)) {
+					rc = bad_usage("unknown rule '%s' in --only (see ptxray rules)", id);
+					free(id);
+					goto out;
+				}
+				if (nonly < (uint32_t)argc * 8 + 7)
+					onlyv[nonly++] = id;
+				else
+					free(id);
+				p += n + (p[n] == ',');
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--show-config"))) {
+			show = v;
+		} else if ((v = opt_value(argc, argv, &i, "--baseline"))) {
+			baseline = v;
+		} else if ((v = opt_value(argc, argv, &i, "--write-baseline"))) {
+			write_bl = v;
+		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j"))) {
+			char *end;
+			jobs = strtol(v, &end, 10);
+			if (end == v || *end || jobs < 1 || jobs > 256) {
+				rc = bad_usage("bad -j '%s': expected 1..256", v);
+				goto out;
+			}
+		} else if (strncmp(a, "-j", 2) == 0 && a[2]) {
+			char *end;
+			jobs = strtol(a + 2, &end, 10);
+			if (*end || jobs < 1 || jobs > 256) {
+				rc = bad_usage("bad -j '%s': expected 1..256", a + 2);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--block"))) {
+			if (!parse_dims(v, opt.block)) {
+				rc = bad_usage("bad --block '%s': expected X[,Y[,Z]] of positive integers", v);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--param"))) {
+			if (!px_param_value_parse(v, &params[nparams])) {
+				rc = bad_usage("bad --param '%s': expected NAME=VALUE (VALUE an integer)", v);
+				goto out;
+			}
+			nparams++;
+		} else if (strcmp(a, "--ptxas") == 0) {
+			opt.ptxas = "ptxas";
+		} else if (strncmp(a, "--ptxas=", 8) == 0) {
+			opt.ptxas = a + 8;
+		} else if (strcmp(a, "--no-compile") == 0) {
+			/* CUDA sources: the front end's source analyses only (no nvcc) */
+		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
+			(void)v;  /* compile_commands.json: used by the CUDA front end */
+		} else if (a[0] == '-' && a[1]) {
+			rc = bad_usage("unknown option '%s' (see ptxray lint --help)", a);
+			goto out;
+		} else {
+			paths[npaths++] = a;
+		}
+	}
+	cs = px_config_set_new();
+	if (show) {
+		if (npaths) {
+			rc = bad_usage("%s", "--show-config FILE takes no other path");
+			goto out;
+		}
+		const struct px_config *c = px_config_for(cs, show, config, &diags);
+		if (!c) {
+			render_diags(stderr, &diags, NULL, 0);
+			rc = 2;
+			goto out;
+		}
+		struct px_effective e;
+		px_config_effective(c, show, &e);
+		if (narchs) {
+			e.archs = (const char *const *)archv;
+			e.narchs = narchs;
+		}
+		struct px_buf b = {0};
+		px_effective_show(&b, &e, show);
+		px_effective_free(&e);
+		rc = write_out(&b);
+		goto out;
+	}
+	if (!npaths) {
+		rc = bad_usage("%s", "no input paths (see ptxray lint --help)");
+		goto out;
+	}
+	for (size_t i = 0; i < npaths; i++) {
+		struct stat st;
+		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+			walk_dir(paths[i], &files, &nfiles, &capfiles, &skipped_cu);
+		else if (has_suffix(paths[i], ".cu") || has_suffix(paths[i], ".cuh"))
+			skipped_cu++;
+		else
+			*PX_VEC_PUSH(files, nfiles, capfiles) = xstrdup(paths[i]);
+	}
+	set = load_archs(dirs, ndirs, &diags);
+	if (!set) {
+		render_diags(stderr, &diags, NULL, 0);
+		rc = 2;
+		goto out;
+	}
+	opt.archset = set;
+	opt.archs = (const char *const *)archv;
+	opt.narchs = narchs;
+	opt.only = (const char *const *)onlyv;
+	opt.nonly = nonly;
+	opt.params = params;
+	opt.nparams = nparams;
+	opt.config = config;
+	/* configurations first, in this thread (the set is not shared with workers) */
+	jl = xcalloc(nfiles + 1, sizeof *jl);
+	bool bad = false;
+	for (size_t i = 0; i < nfiles; i++) {
+		jl[i].path = files[i];
+		jl[i].opt = &opt;
+		jl[i].cfg = px_config_for(cs, files[i], config, &diags);
+		if (!jl[i].cfg)
+			bad = true;
+	}
+	struct px_baseline *bl = NULL;
+	if (!bad && baseline) {
+		size_t len;
+		char *err = NULL;
+		char *text = px_read_file(baseline, &len, &err);
+		if (!text) {
+			px_diag_add(&diags, PX_ERROR, baseline, 0, 0, NULL, "cannot read: %s", err);
+			free(err);
+			bad = true;
+		} else {
+			bl = px_baseline_parse(baseline, text, len, &diags);
+			free(text);
+			bad = !bl;
+		}
+	}
+	if (bad) {
+		render_diags(stderr, &diags, NULL, 0);
+		rc = 2;
+		goto out;
+	}
+	struct lint_pool pool = {.jobs = jl, .n = nfiles};
+	pthread_mutex_init(&pool.lock, NULL);
+	size_t nthreads = (size_t)jobs < nfiles ? (size_t)jobs : nfiles;
+	if (nthreads <= 1) {
+		lint_worker(&pool);
+	} else {
+		pthread_t *th = xcalloc(nthreads, sizeof *th);
+		size_t started = 0;
+		for (; started < nthreads; started++)
+			if (pthread_create(&th[started], NULL, lint_worker, &pool) != 0)
+				break;
+		if (!started)
+			lint_worker(&pool);
+		for (size_t t = 0; t < started; t++)
+			pthread_join(th[t], NULL);
+		free(th);
+	}
+	pthread_mutex_destroy(&pool.lock);
+	/* merge in file order: the output does not depend on -j */
+	struct px_lint_result all = {0};
+	for (size_t i = 0; i < nfiles; i++) {
+		for (size_t k = 0; k < jl[i].diags.n; k++) {
+			struct px_diag *g = &jl[i].diags.items[k];
+			px_diag_add(&diags, g->severity, g->file, g->line, g->column, g->rule, "%s", g->message);
+		}
+		if (!jl[i].ok)
+			bad = true;
+		for (size_t k = 0; k < jl[i].res.n; k++)
+			*PX_VEC_PUSH(all.items, all.n, all.cap) = jl[i].res.items[k];
+		all.suppressed += jl[i].res.suppressed;
+		free(jl[i].res.items);
+		jl[i].res.items = NULL;
+		px_diags_free(&jl[i].diags);
+	}
+	px_lint_result_sort(&all);
+	if (bad) {
+		render_diags(stderr, &diags, NULL, 0);
+		px_lint_result_free(&all);
+		px_baseline_delete(bl);
+		rc = 2;
+		goto out;
+	}
+	if (bl) {
+		px_baseline_filter(bl, &all);
+		px_baseline_delete(bl);
+	}
+	if (skipped_cu)
+		px_diag_add(&diags, PX_NOTE, "ptxray", 0, 0, NULL,
+		            "%zu CUDA source file%s not linted: give their PTX (nvcc -ptx -lineinfo)",
+		            skipped_cu, skipped_cu == 1 ? "" : "s");
+	render_diags(stderr, &diags, NULL, 0);
+	if (write_bl) {
+		struct px_buf b = {0};
+		px_baseline_write(&b, &all);
+		char *tmp = xasprintf("%s.tmp", write_bl);
+		FILE *f = fopen(tmp, "wb");
+		bool okw = f && fwrite(b.p, 1, b.n, f) == b.n;
+		if (f && fclose(f) != 0)
+			okw = false;
+		if (okw && rename(tmp, write_bl) != 0)
+			okw = false;
+		if (!okw) {
+			remove(tmp);
+			rc = bad_usage("cannot write the baseline: %s", write_bl);
+		} else {
+			fprintf(stderr, "ptxray: wrote %zu finding%s to %s\n", all.n, all.n == 1 ? "" : "s", write_bl);
+		}
+		free(tmp);
+		px_buf_free(&b);
+		px_lint_result_free(&all);
+		goto out;
+	}
+	/* the exit status: any finding at or above its file's fail_on */
+	for (size_t i = 0; i < all.n; i++) {
+		enum px_severity th = fail_on;
+		if (!have_fail_on) {
+			th = PX_WARNING;
+			for (size_t k = 0; k < nfiles; k++)
+				if (strcmp(jl[k].path, all.items[i].file) == 0 && jl[k].cfg->have_fail_on)
+					th = jl[k].cfg->fail_on;
+		}
+		if (all.items[i].severity >= th)
+			rc = 1;
+	}
+	struct px_buf b = {0};
+	if (strcmp(format, "json") == 0) {
+		px_lint_json(&b, &all);
+	} else if (strcmp(format, "sarif") == 0) {
+		px_lint_sarif(&b, &all, PX_VERSION);
+	} else if (strcmp(format, "github") == 0) {
+		px_lint_github(&b, &all);
+	} else {
+		/* text: the one emitter, with the source lines */
+		struct px_diags d = {0};
+		for (size_t i = 0; i < all.n; i++) {
+			const struct px_finding *f = &all.items[i];
+			px_diag_add(&d, f->severity, f->file, f->line, f->column, f->rule, "%s", f->message);
+		}
+		struct source *srcs = xcalloc(nfiles + 1, sizeof *srcs);
+		for (size_t i = 0; i < nfiles; i++) {
+			size_t len;
+			char *err = NULL;
+			srcs[i].path = files[i];
+			srcs[i].text = px_read_file(files[i], &len, &err);
+			srcs[i].len = srcs[i].text ? len : 0;
+			free(err);
+		}
+		fflush(stderr);
+		render_diags(stdout, &d, srcs, nfiles);
+		for (size_t i = 0; i < nfiles; i++)
+			free((void *)srcs[i].text);
+		free(srcs);
+		px_diags_free(&d);
+		size_t ne = 0, nw = 0, nn = 0;
+		for (size_t i = 0; i < all.n; i++)
+			*(all.items[i].severity == PX_ERROR ? &ne : all.items[i].severity == PX_WARNING ? &nw : &nn) += 1;
+		if (all.n || all.suppressed || all.baselined)
+			px_buf_printf(&b, "%zu error%s, %zu warning%s, %zu note%s (%zu suppressed, %zu in the baseline)\n",
+			              ne, ne == 1 ? "" : "s", nw, nw == 1 ? "" : "s", nn, nn == 1 ? "" : "s",
+			              all.suppressed, all.baselined);
+	}
+	px_lint_result_free(&all);
+	int wrc = write_out(&b);
+	if (wrc)
+		rc = wrc;
+out:
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	free(jl);
+	for (uint32_t i = 0; i < narchs; i++)
+		free(archv[i]);
+	free(archv);
+	for (uint32_t i = 0; i < nonly; i++)
+		free(onlyv[i]);
+	free(onlyv);
+	px_config_set_delete(cs);
+	px_archset_delete(set);
+	px_diags_free(&diags);
+	free(paths);
+	free(dirs);
 	free(params);
 	return rc;
 }

@@ -311,6 +311,7 @@ void fill_access(struct px_module *m, struct px_func *f)
 			struct px_access_rec *r = PX_ARENA_PUSH(m->arena, res->acc, res->nacc, res->capacc);
 			memset(r, 0, sizeof *r);
 			r->line = in->line;
+			r->insn = i;
 			r->loc_file = in->loc_file;
 			r->loc_line = in->loc_line;
 			r->op = in->op;

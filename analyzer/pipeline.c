@@ -69,6 +69,12 @@ static void run_access(struct px_module *m, struct px_func *f, struct px_diags *
 	fill_access(m, f);
 }
 
+static void run_events(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_events(m, f);
+}
+
 static const struct px_pass_info passes[] = {
 	{"operands", PX_PASS_OPERANDS, 0,
 	 "op_start/op_ndefs/op_regs (each instruction's register defs and uses)",
@@ -101,6 +107,10 @@ static const struct px_pass_info passes[] = {
 	{"access", PX_PASS_ACCESS, PX_PASS_UNIFORM,
 	 "res->acc (space, bytes, sectors, bank wavefronts, loop depth)",
 	 "memory accesses: sectors per request and shared bank conflicts", run_access, px_dump_access},
+	{"events", PX_PASS_EVENTS, PX_PASS_ACCESS,
+	 "res->ev (barriers, warp collectives, divisions), res->nfp64, res->acc[].pad_*",
+	 "what the lint rules read: divergent barriers, membermasks, padding", run_events,
+	 px_dump_events},
 };
 
 const struct px_pass_info *px_passes(size_t *n)

@@ -42,8 +42,10 @@ CHECKERS = [
     'tests/check_docs.py',
     'tests/check_gpu.py',
     'tests/check_occupancy_hw.py',
+    'tests/check_precommit.py',
     'tests/check_ptxas.py',
     'tests/check_spills.py',
+    'tests/check_rules.py',
 ]
 
 SUMMARY_RE = re.compile(r'(\d+) passed, (\d+) failed')

@@ -604,8 +604,8 @@ Test(passes, pass_table)
 	size_t n;
 	const struct px_pass_info *p = px_passes(&n);
 	const char *names[] = {"operands", "cfg", "dom", "postdom", "loops", "live", "mentions",
-	                       "affine", "uniform", "access"};
-	cr_assert_eq(n, 10);
+	                       "affine", "uniform", "access", "events"};
+	cr_assert_eq(n, 11);
 	unsigned done = 0;
 	for (size_t i = 0; i < n; i++) {
 		cr_assert_str_eq(p[i].name, names[i]);

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""tests/check_precommit.py BUILD_DIR: ptxray as a new user meets it, through
+pre-commit (https://pre-commit.com, Debian package `pre-commit`).
+
+In a scratch folder: a hook repository holding this repository's
+.pre-commit-hooks.yaml (committed, as a fresh clone would have it), and a
+user repository whose .pre-commit-config.yaml adds the hook in three lines.
+Then, with BUILD_DIR's ptxray on PATH:
+ 1. a commit of a clean kernel goes through;
+ 2. a commit adding a shared-memory bank conflict is blocked, and the
+    output names the rule;
+ 3. the same commit with `// ptxray-ignore: shared-bank-conflict — reason`
+    above the line goes through;
+ 4. an old repository with existing findings adopts the hook with a
+    baseline (`ptxray lint --write-baseline`, hook args `--baseline`): a
+    commit that moves the old code goes through, one adding a new bank
+    conflict is still blocked.
+Without git or pre-commit it prints a SKIP line and counts nothing.
+Prints `N passed, N failed`. Standard library only.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def kernel(name):
+    """A rule fixture's PTX without its test directives."""
+    text = open(os.path.join(ROOT, 'tests', 'golden', 'rules', 'shared-bank-conflict', name)).read()
+    return text.split('// RUN:', 1)[0].rstrip() + '\n'
+
+
+def main():
+    build = os.path.abspath(sys.argv[1])
+    passed = failed = 0
+
+    def check(ok, what, out=''):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print('FAIL', what)
+            if out:
+                print(out[-3000:])
+
+    for tool in ('git', 'pre-commit'):
+        if not shutil.which(tool):
+            print('SKIP: %s is not installed (Debian package %s): the pre-commit test did not run'
+                  % (tool, tool))
+            print('0 passed, 0 failed')
+            return 0
+    tmp = tempfile.mkdtemp(prefix='ptxray-precommit-')
+    env = dict(os.environ, PATH=build + os.pathsep + os.environ.get('PATH', ''),
+               PRE_COMMIT_HOME=os.path.join(tmp, 'cache'), GIT_AUTHOR_NAME='t', GIT_AUTHOR_EMAIL='t@x',
+               GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@x', NO_COLOR='1', HOME=tmp)
+    env.pop('GIT_DIR', None)
+    env.pop('GIT_WORK_TREE', None)
+
+    def sh(args, cwd):
+        p = subprocess.run(args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=300)
+        return p.returncode, p.stdout
+
+    try:
+        hooks = os.path.join(tmp, 'ptxray')
+        os.makedirs(hooks)
+        shutil.copy(os.path.join(ROOT, '.pre-commit-hooks.yaml'), hooks)
+        sh(['git', 'init', '-q'], hooks)
+        sh(['git', 'add', '.pre-commit-hooks.yaml'], hooks)
+        sh(['git', 'commit', '-qm', 'hooks'], hooks)
+        rev = sh(['git', 'rev-parse', 'HEAD'], hooks)[1].strip()
+
+        def user_repo(name, args=None):
+            repo = os.path.join(tmp, name)
+            os.makedirs(repo)
+            sh(['git', 'init', '-q'], repo)
+            cfg = ('repos:\n  - repo: %s\n    rev: %s\n    hooks: [{id: ptxray-lint%s}]\n'
+                   % (hooks, rev, (', args: [%s]' % ', '.join(args)) if args else ''))
+            with open(os.path.join(repo, '.pre-commit-config.yaml'), 'w') as f:
+                f.write(cfg)
+            return repo
+
+        def commit(repo, files, msg):
+            sh(['git', 'add', *files], repo)
+            return sh(['git', 'commit', '-m', msg], repo)
+
+        # 1-3: a new repository
+        repo = user_repo('kernels')
+        rc, out = sh(['pre-commit', 'install'], repo)
+        check(rc == 0, 'pre-commit install', out)
+        with open(os.path.join(repo, 'clean.ptx'), 'w') as f:
+            f.write(kernel('silent.ptx'))
+        rc, out = commit(repo, ['.pre-commit-config.yaml', 'clean.ptx'], 'clean kernel')
+        check(rc == 0 and 'ptxray lint' in out, 'a clean kernel is committed', out)
+        bad = kernel('fires.ptx')
+        with open(os.path.join(repo, 'transpose.ptx'), 'w') as f:
+            f.write(bad)
+        rc, out = commit(repo, ['transpose.ptx'], 'bank conflict')
+        check(rc != 0 and 'shared-bank-conflict' in out and 'Failed' in out,
+              'a commit adding a bank conflict is blocked', out)
+        lines = bad.split('\n')
+        i = next(k for k, l in enumerate(lines) if 'ld.shared' in l)
+        lines.insert(i, '\t// ptxray-ignore: shared-bank-conflict \u2014 read once per block, not hot')
+        with open(os.path.join(repo, 'transpose.ptx'), 'w') as f:
+            f.write('\n'.join(lines))
+        rc, out = commit(repo, ['transpose.ptx'], 'bank conflict, suppressed with a reason')
+        check(rc == 0, 'a suppression with a reason lets it through', out)
+        lines[i] = '\t// ptxray-ignore: shared-bank-conflict'
+        with open(os.path.join(repo, 'transpose.ptx'), 'w') as f:
+            f.write('\n'.join(lines))
+        rc, out = commit(repo, ['transpose.ptx'], 'suppression without a reason')
+        check(rc != 0 and 'bad-annotation' in out, 'a suppression without a reason is blocked', out)
+
+        # 4: an old repository adopts the hook with a baseline
+        old = user_repo('legacy', args=['--baseline', '.ptxray-baseline'])
+        with open(os.path.join(old, 'old.ptx'), 'w') as f:
+            f.write(bad)
+        commit(old, ['old.ptx'], 'old code')
+        rc, out = sh(['ptxray', 'lint', '--write-baseline', '.ptxray-baseline', 'old.ptx'], old)
+        check(rc == 0, 'ptxray lint --write-baseline', out)
+        sh(['pre-commit', 'install'], old)
+        rc, out = commit(old, ['.pre-commit-config.yaml', '.ptxray-baseline'], 'adopt ptxray')
+        check(rc == 0, 'the hook is adopted', out)
+        with open(os.path.join(old, 'old.ptx'), 'w') as f:
+            f.write('// a new header moves the old code down\n\n' + bad)
+        rc, out = commit(old, ['old.ptx'], 'touch old code')
+        check(rc == 0, 'the baseline lets an old repository commit its old findings', out)
+        with open(os.path.join(old, 'new.ptx'), 'w') as f:
+            f.write(bad)
+        rc, out = commit(old, ['new.ptx'], 'new bank conflict')
+        check(rc != 0 and 'shared-bank-conflict' in out, 'a new finding is still blocked', out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
