@@ -484,7 +484,15 @@ bool px_ir_verify(const struct px_module *m, const struct px_func *f,
 struct px_buf {
 	char *p;
 	size_t n, cap;
+	/* Optional: once the text passes PX_BUF_CHUNK bytes it is handed to
+	 * sink and the buffer starts again, so a large output never sits in
+	 * memory whole. The library only appends; the sink (the CLI) writes. */
+	void (*sink)(void *ctx, const char *p, size_t n);
+	void *sink_ctx;
 };
+#define PX_BUF_CHUNK (1u << 16)
+/* Hands what is left to the sink, if there is one. */
+void px_buf_flush(struct px_buf *b);
 void px_buf_printf(struct px_buf *b, const char *fmt, ...) PX_PRINTF(2, 3);
 void px_buf_puts(struct px_buf *b, const char *s);
 void px_buf_putn(struct px_buf *b, const char *s, size_t n);

@@ -749,6 +749,19 @@ static int report_cuda(const char **files, size_t nfiles, const struct px_report
 	return rc;
 }
 
+struct out_state {
+	FILE *to;
+	bool failed;
+};
+
+/* px_buf sink: writes a chunk of output, remembering a failure. */
+static void sink_out(void *ctx, const char *p, size_t n)
+{
+	struct out_state *st = ctx;
+	if (!st->failed && fwrite(p, 1, n, st->to) != n)
+		st->failed = true;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	struct px_report_options opt = {0};
@@ -887,12 +900,15 @@ static int cmd_report(int argc, char **argv)
 	if (failed) {
 		rc = 2;
 	} else {
-		struct px_buf out = {0};
+		/* every file has been analysed: the output streams out in chunks */
+		struct out_state st = {stdout, false};
+		struct px_buf out = {.sink = sink_out, .sink_ctx = &st};
 		if (strcmp(format, "json") == 0)
 			px_report_json(&out, reps, nfiles);
 		else
 			px_report_text(&out, reps, nfiles);
-		if (fwrite(out.p, 1, out.n, stdout) != out.n || fflush(stdout) != 0)
+		px_buf_flush(&out);
+		if (st.failed || fflush(stdout) != 0)
 			rc = bad_usage("cannot write the output: %s", strerror(errno));
 		px_buf_free(&out);
 	}

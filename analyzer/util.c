@@ -310,6 +310,8 @@ void px_diags_free(struct px_diags *d)
 /* ---- growable text buffers (dumps, JSON) ---- */
 static void buf_reserve(struct px_buf *b, size_t extra)
 {
+	if (b->sink && b->n >= PX_BUF_CHUNK)
+		px_buf_flush(b);
 	if (b->n + extra + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap < b->n + extra + 1)
@@ -350,6 +352,15 @@ void px_buf_putn(struct px_buf *b, const char *s, size_t n)
 void px_buf_puts(struct px_buf *b, const char *s)
 {
 	px_buf_putn(b, s, strlen(s));
+}
+
+void px_buf_flush(struct px_buf *b)
+{
+	if (b->sink && b->n) {
+		b->sink(b->sink_ctx, b->p, b->n);
+		b->n = 0;
+		b->p[0] = 0;
+	}
 }
 
 void px_buf_free(struct px_buf *b)
