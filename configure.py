@@ -34,6 +34,8 @@ import tarfile
 # sources are added by the script itself (GRAMMAR_SOURCES below).
 LIB_SOURCES = [
     'analyzer/api.c',
+    'analyzer/compat.c',
+    'analyzer/compat_render.c',
     'analyzer/cuda/cuda_annot.c',
     'analyzer/cuda/cuda_check.c',
     'analyzer/cuda/cuda_fold.c',
@@ -66,6 +68,7 @@ LIB_SOURCES = [
     'analyzer/util.c',
     'analyzer/verify.c',
     'arch/arch.c',
+    'arch/ftable.c',
     'occupancy/occ_advice.c',
     'occupancy/occ_plot.c',
     'occupancy/occ_query.c',
@@ -93,6 +96,11 @@ ARCH_TABLES = [
 ]
 ARCH_GEN = 'build/gen/arch_tables.c'
 
+# The PTX feature table of `ptxray compat` (arch/ftable.h), embedded the
+# same way as px_features_builtin.
+FEATURE_TABLE = 'arch/ptx-features.yaml'
+FEATURE_GEN = 'build/gen/feature_table.c'
+
 # NVIDIA's occupancy calculator: the differential test (tests/unit/
 # test_occ_oracle.c) compiles against it only when it is there.
 CUDA_OCCUPANCY_H = '/usr/local/cuda/include/cuda_occupancy.h'
@@ -115,6 +123,7 @@ UNIT_TESTS = [
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.
 FUZZ = [
     'fuzz/fuzz_arch.c',
+    'fuzz/fuzz_ftable.c',
     'fuzz/fuzz_config.c',
     'fuzz/fuzz_ptx.c',
     'fuzz/fuzz_ptxas.c',
@@ -498,6 +507,9 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     n.build('build.ninja', 'configure', implicit=['configure.py'])
     n.rule('embed_arch', 'python3 arch/embed.py $out $in', description='EMBED $out')
     n.build(ARCH_GEN, 'embed_arch', ARCH_TABLES, implicit=['arch/embed.py'])
+    n.rule('embed_features', 'python3 arch/embed.py --symbol px_features_builtin $out $in',
+           description='EMBED $out')
+    n.build(FEATURE_GEN, 'embed_features', [FEATURE_TABLE], implicit=['arch/embed.py'])
     n.build(GRAMMAR_SOURCES, 'fetch_grammar')
     n.newline()
 
@@ -511,6 +523,8 @@ def write_build_ninja(args, argv, cc, cc_explicit):
         lib_objs.append(obj(src))
     n.build(obj(ARCH_GEN), 'cc', ARCH_GEN)
     lib_objs.append(obj(ARCH_GEN))
+    n.build(obj(FEATURE_GEN), 'cc', FEATURE_GEN)
+    lib_objs.append(obj(FEATURE_GEN))
     n.build('build/libptxray.a', 'ar', lib_objs)
     n.build(obj(MAIN), 'cc', MAIN)
     n.build('build/ptxray', 'link', [obj(MAIN), 'build/libptxray.a'])
@@ -558,6 +572,8 @@ def write_build_ninja(args, argv, cc, cc_explicit):
             fobjs.append(obj(src, 'build/fuzz/obj'))
         n.build(obj(ARCH_GEN, 'build/fuzz/obj'), 'fuzz_cc', ARCH_GEN)
         fobjs.append(obj(ARCH_GEN, 'build/fuzz/obj'))
+        n.build(obj(FEATURE_GEN, 'build/fuzz/obj'), 'fuzz_cc', FEATURE_GEN)
+        fobjs.append(obj(FEATURE_GEN, 'build/fuzz/obj'))
         for src in FUZZ:
             name = os.path.splitext(os.path.basename(src))[0]
             n.build(obj(src, 'build/fuzz/obj'), 'fuzz_cc', src)
@@ -632,7 +648,8 @@ def main():
             fetch_grammar()
         return 0
 
-    listed = (LIB_SOURCES + [MAIN] + UNIT_TESTS + FUZZ + BENCH_PROGRAMS + EXAMPLES + ARCH_TABLES)
+    listed = (LIB_SOURCES + [MAIN] + UNIT_TESTS + FUZZ + BENCH_PROGRAMS + EXAMPLES + ARCH_TABLES
+              + [FEATURE_TABLE])
     absent = [s for s in listed if not os.path.isfile(s)]
     if absent:
         fail('listed in configure.py but missing: %s\n'

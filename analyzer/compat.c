@@ -1,0 +1,371 @@
+/* compat.c: judges which targets can run each kernel of a PTX module.
+ *
+ * Approach: one walk per function collects its feature uses (instructions
+ * through px_ftable_match_insn, special-register operands, the function's
+ * directives) in the module's arena; a kernel's uses are its own plus those
+ * of every function it calls directly or transitively, plus the module's
+ * (.target options), sorted by position. A kernel runs on target T at PTX
+ * version V when V knows T and every use is available on T at V
+ * (px_feature_ok: the table's target semantics, arch-specific and family
+ * targets included). The first failing use gives the verdict's line,
+ * instruction, requirement and fix hint. The minimum target is the first
+ * target in the table's order (number, then generic < family <
+ * arch-specific) that runs it at the newest version; the minimum version is
+ * the least one that works there. Nothing here prints or exits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+
+struct walker {
+	struct px_arena *arena;
+	const struct px_ftable *tab;
+	struct px_module *m;
+	struct px_compat_use *uses;
+	uint32_t n, cap;
+};
+
+static void add_use(struct walker *w, int32_t feature, uint32_t line, uint32_t col, const char *text,
+                    size_t tn)
+{
+	if (feature < 0)
+		return;
+	struct px_compat_use *u = PX_ARENA_PUSH(w->arena, w->uses, w->n, w->cap);
+	u->feature = (uint32_t)feature;
+	u->line = line;
+	u->col = col;
+	u->text = px_arena_strndup(w->arena, text, tn);
+}
+
+static void add_named(struct walker *w, enum px_ft_kind kind, const char *name, uint32_t line,
+                      uint32_t col)
+{
+	add_use(w, px_ftable_find_named(w->tab, kind, name, strlen(name)), line, col, name, strlen(name));
+}
+
+static void walk_operand(struct walker *w, const struct px_operand *o)
+{
+	if (o->kind == PX_OPND_SREG) {
+		const char *name = px_sreg_name((enum px_sreg)o->sreg);
+		add_named(w, PX_FT_SREG, name, o->line, o->col);
+	}
+	for (uint32_t i = 0; i < o->nelems; i++)
+		walk_operand(w, &o->elems[i]);
+}
+
+/* Fills w with the uses of function f (its body and directives). */
+static void walk_func(struct walker *w, const struct px_func *f)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} dirs[] = {
+		{".maxclusterrank", offsetof(struct px_func, maxclusterrank)},
+		{".maxnctapersm", offsetof(struct px_func, maxnctapersm)},
+		{".maxnreg", offsetof(struct px_func, maxnreg)},
+		{".maxntid", offsetof(struct px_func, maxntid)},
+		{".minnctapersm", offsetof(struct px_func, minnctapersm)},
+		{".reqnctapercluster", offsetof(struct px_func, reqnctapercluster)},
+		{".reqntid", offsetof(struct px_func, reqntid)},
+	};
+	for (size_t i = 0; i < PX_COUNTOF(dirs); i++) {
+		uint32_t v;
+		memcpy(&v, (const char *)f + dirs[i].off, sizeof v);
+		if (v)
+			add_named(w, PX_FT_DIRECTIVE, dirs[i].name, f->line, f->col);
+	}
+	if (f->explicitcluster)
+		add_named(w, PX_FT_DIRECTIVE, ".explicitcluster", f->line, f->col);
+	if (f->noreturn)
+		add_named(w, PX_FT_DIRECTIVE, ".noreturn", f->line, f->col);
+	if (f->npragmas)
+		add_named(w, PX_FT_DIRECTIVE, ".pragma", f->line, f->col);
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		uint32_t hits[16];
+		uint32_t nh = px_ftable_match_insn(w->tab, in->opname, in->modtext, hits, PX_COUNTOF(hits));
+		if (nh > PX_COUNTOF(hits))
+			nh = PX_COUNTOF(hits);
+		for (uint32_t k = 0; k < nh; k++) {
+			struct px_compat_use *u = PX_ARENA_PUSH(w->arena, w->uses, w->n, w->cap);
+			u->feature = hits[k];
+			u->line = in->line;
+			u->col = in->col;
+			u->text = px_arena_printf(w->arena, PX_STR_FMT PX_STR_FMT, PX_STR_ARG(in->opname),
+			                          PX_STR_ARG(in->modtext));
+		}
+		for (uint32_t k = 0; k < in->nopnds; k++)
+			walk_operand(w, &in->opnds[k]);
+	}
+}
+
+static int cmp_use(const void *x, const void *y)
+{
+	const struct px_compat_use *a = x, *b = y;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return a->feature < b->feature ? -1 : a->feature > b->feature;
+}
+
+/* Marks f and every function it calls in reach[]. */
+static void reach_from(const struct px_module *m, uint32_t fi, bool *reach)
+{
+	if (reach[fi])
+		return;
+	reach[fi] = true;
+	const struct px_func *f = &m->funcs[fi];
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		if (in->op != PX_OP_CALL)
+			continue;
+		for (uint32_t k = 0; k < in->nopnds; k++) {
+			if (in->opnds[k].kind != PX_OPND_SYM)
+				continue;
+			int32_t c = px_module_find_func(m, in->opnds[k].sym);
+			if (c >= 0)
+				reach_from(m, (uint32_t)c, reach);
+		}
+	}
+}
+
+/* The least PTX version at which every use runs on t; 0 when some use
+ * cannot run there at any version. */
+static uint32_t need_on(const struct px_ftable *tab, const struct px_compat_use *uses, uint32_t n,
+                        uint32_t t)
+{
+	uint32_t need = tab->targets[t].ptx;
+	uint32_t newest = px_ftable_newest_version(tab);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct px_feature *f = &tab->features[uses[i].feature];
+		uint32_t v = px_feature_ptx_on(tab, f, t);
+		if (!v || !px_feature_ok(tab, f, t, newest))
+			return 0;
+		if (v > need)
+			need = v;
+	}
+	return need;
+}
+
+static void find_min(const struct px_ftable *tab, const struct px_compat_use *uses, uint32_t n,
+                     int32_t *min_target, uint32_t *min_ptx)
+{
+	*min_target = -1;
+	*min_ptx = 0;
+	for (uint32_t t = 0; t < tab->ntargets; t++) {
+		uint32_t v = need_on(tab, uses, n, t);
+		if (v) {
+			*min_target = (int32_t)t;
+			*min_ptx = v;
+			return;
+		}
+	}
+}
+
+/* The first use that cannot run on t at version v, or NULL. */
+static const struct px_compat_use *first_fail(const struct px_ftable *tab,
+                                              const struct px_compat_use *uses, uint32_t n,
+                                              uint32_t t, uint32_t v)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!px_feature_ok(tab, &tab->features[uses[i].feature], t, v))
+			return &uses[i];
+	return NULL;
+}
+
+/* The generic target from which f is available, or -1. */
+static int32_t generic_from(const struct px_feature *f)
+{
+	for (uint32_t i = 0; i < f->nalts; i++)
+		if (f->alts[i].kind == PX_FT_FROM)
+			return (int32_t)f->alts[i].target;
+	return -1;
+}
+
+/* Fills a failed verdict of use u on target t at version v. */
+static void explain(struct px_arena *a, const struct px_ftable *tab, const struct px_compat_use *u,
+                    uint32_t t, uint32_t v, struct px_compat_verdict *out)
+{
+	const struct px_feature *f = &tab->features[u->feature];
+	const struct px_ft_target *g = &tab->targets[t];
+	char vb[8], nb[8], req[160];
+	uint32_t need = px_feature_ptx_on(tab, f, t);
+	out->use = u;
+	if (need && need > v) {
+		out->requires = px_arena_printf(a, "PTX ISA %s", px_ptx_version_str(need, nb));
+		out->message = px_arena_printf(a, "%s needs PTX ISA %s on %s (the code is at %s); "
+		                               "hint: raise .version to %s", u->text, nb, g->name,
+		                               px_ptx_version_str(v, vb), nb);
+		return;
+	}
+	if (need && f->removed_target) {
+		out->requires = px_arena_printf(a, "PTX ISA below %s",
+		                                px_ptx_version_str(f->removed_ptx, nb));
+		out->message = px_arena_printf(a, "%s is not supported on %s from PTX ISA %s; hint: %s",
+		                               u->text, g->name, nb,
+		                               f->hint ? f->hint : "use the current form of the instruction");
+		return;
+	}
+	px_feature_requires(tab, f, req, sizeof req);
+	out->requires = px_arena_printf(a, "%s", req);
+	int32_t gen = generic_from(f);
+	if (f->hint)
+		out->message = px_arena_printf(a, "%s requires %s; hint: %s", u->text, req, f->hint);
+	else if (gen >= 0)
+		out->message = px_arena_printf(a, "%s requires %s; hint: compile for %s or newer, or guard "
+		                               "it with __CUDA_ARCH__ >= %u", u->text, req,
+		                               tab->targets[gen].name, tab->targets[gen].number * 10);
+	else
+		out->message = px_arena_printf(a, "%s requires %s; hint: compile for %s (arch-specific "
+		                               "code runs only there) and guard it with "
+		                               "__CUDA_ARCH_FEAT_SM%u_ALL or __CUDA_ARCH_SPECIFIC__", u->text,
+		                               req, tab->targets[f->alts[0].target].name,
+		                               tab->targets[f->alts[0].target].number);
+}
+
+/* Judges uses on target t at version v. */
+static void judge(struct px_arena *a, const struct px_ftable *tab, const struct px_compat_use *uses,
+                  uint32_t n, uint32_t t, uint32_t v, struct px_compat_verdict *out)
+{
+	memset(out, 0, sizeof *out);
+	out->target = t;
+	const struct px_ft_target *g = &tab->targets[t];
+	char vb[8], nb[8];
+	if (v < g->ptx) {
+		out->requires = px_arena_printf(a, "PTX ISA %s", px_ptx_version_str(g->ptx, nb));
+		out->message = px_arena_printf(a, "PTX ISA %s does not know %s (it needs %s); hint: raise "
+		                               ".version to %s", px_ptx_version_str(v, vb), g->name, nb, nb);
+		return;
+	}
+	const struct px_compat_use *u = first_fail(tab, uses, n, t, v);
+	if (!u) {
+		out->ok = true;
+		return;
+	}
+	explain(a, tab, u, t, v, out);
+}
+
+static uint32_t find_version_line(const struct px_module *m)
+{
+	uint32_t line = 1;
+	for (size_t i = 0; m->text && i < m->len; i++) {
+		if (m->text[i] == '\n')
+			line++;
+		else if (m->text[i] == '.' && m->len - i > 8 && memcmp(m->text + i, ".version", 8) == 0)
+			return line;
+	}
+	return 0;
+}
+
+bool px_compat_file(const char *path, char *text, size_t len, const struct px_ftable *tab,
+                    const struct px_compat_options *opt, struct px_compat_file *out,
+                    struct px_diags *diags)
+{
+	memset(out, 0, sizeof *out);
+	out->path = path;
+	out->declared_target = -1;
+	out->min_target = -1;
+	size_t errors = diags->errors;
+	struct px_module *m = px_ptx_parse(path, text, len, diags);
+	out->module = m;
+	if (diags->errors > errors)
+		return false;
+	struct px_arena *a = m->arena;
+	out->arena = a;
+	out->declared = m->target;
+	if (m->target.n)
+		out->declared_target = px_ftable_find_target(tab, m->target.p, m->target.n);
+	out->ptx_version = m->version_major * 10 + m->version_minor;
+	out->version_line = find_version_line(m);
+	uint32_t newest = px_ftable_newest_version(tab);
+	uint32_t v = opt->any_version || !out->ptx_version ? newest : out->ptx_version;
+
+	/* the module's own uses: .target options */
+	struct walker w = {.arena = a, .tab = tab, .m = m};
+	for (uint32_t i = 0; i < m->ntargets; i++) {
+		px_str s = m->targets[i];
+		int32_t fi = px_ftable_find_named(tab, PX_FT_TARGETOPT, s.p, s.n);
+		add_use(&w, fi, 1, 1, s.p, s.n);
+	}
+	struct px_compat_use *mod_uses = w.uses;
+	uint32_t nmod = w.n;
+	/* each function's uses */
+	struct px_compat_use **fu = px_arena_alloc(a, (m->nfuncs + 1) * sizeof *fu);
+	uint32_t *nfu = px_arena_alloc(a, (m->nfuncs + 1) * sizeof *nfu);
+	struct walker all = {.arena = a, .tab = tab, .m = m};
+	for (uint32_t i = 0; i < nmod; i++)
+		*PX_ARENA_PUSH(a, all.uses, all.n, all.cap) = mod_uses[i];
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		struct walker fw = {.arena = a, .tab = tab, .m = m};
+		walk_func(&fw, &m->funcs[i]);
+		fu[i] = fw.uses;
+		nfu[i] = fw.n;
+		for (uint32_t k = 0; k < fw.n; k++)
+			*PX_ARENA_PUSH(a, all.uses, all.n, all.cap) = fw.uses[k];
+	}
+	if (all.n)
+		qsort(all.uses, all.n, sizeof *all.uses, cmp_use);
+	find_min(tab, all.uses, all.n, &out->min_target, &out->min_ptx);
+
+	/* kernels */
+	bool *reach = xcalloc(m->nfuncs + 1, sizeof *reach);
+	uint32_t kcap = 0;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		const struct px_func *f = &m->funcs[i];
+		if (!f->is_entry || !f->has_body)
+			continue;
+		struct px_compat_kernel *k = PX_ARENA_PUSH(a, out->kernels, out->nkernels, kcap);
+		memset(k, 0, sizeof *k);
+		k->name = f->name;
+		k->line = f->line;
+		memset(reach, 0, (m->nfuncs + 1) * sizeof *reach);
+		reach_from(m, i, reach);
+		struct walker kw = {.arena = a, .tab = tab, .m = m};
+		for (uint32_t u = 0; u < nmod; u++)
+			*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = mod_uses[u];
+		for (uint32_t c = 0; c < m->nfuncs; c++)
+			for (uint32_t u = 0; reach[c] && u < nfu[c]; u++)
+				*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = fu[c][u];
+		if (kw.n)
+			qsort(kw.uses, kw.n, sizeof *kw.uses, cmp_use);
+		k->uses = kw.uses;
+		k->nuses = kw.n;
+		find_min(tab, k->uses, k->nuses, &k->min_target, &k->min_ptx);
+		k->verdicts = px_arena_alloc(a, (opt->ntargets + 1) * sizeof *k->verdicts);
+		for (uint32_t t = 0; t < opt->ntargets; t++) {
+			judge(a, tab, k->uses, k->nuses, opt->targets[t], v, &k->verdicts[t]);
+			if (!k->verdicts[t].ok)
+				out->any_fails = true;
+		}
+	}
+	free(reach);
+
+	/* the file's own .target and .version */
+	out->consistent = false;
+	if (!m->target.n) {
+		out->reason = px_arena_printf(a, "the file has no .target");
+	} else if (out->declared_target < 0) {
+		out->reason = px_arena_printf(a, ".target " PX_STR_FMT " is not a target the feature table "
+		                              "knows", PX_STR_ARG(m->target));
+	} else if (!out->ptx_version) {
+		out->reason = px_arena_printf(a, "the file has no .version");
+	} else {
+		struct px_compat_verdict vd;
+		judge(a, tab, all.uses, all.n, (uint32_t)out->declared_target, out->ptx_version, &vd);
+		out->consistent = vd.ok;
+		if (!vd.ok && vd.use)
+			out->reason = px_arena_printf(a, "line %u: %s", vd.use->line, vd.message);
+		else if (!vd.ok)
+			out->reason = px_arena_printf(a, "%s", vd.message);
+	}
+	return true;
+}
+
+void px_compat_file_free(struct px_compat_file *f)
+{
+	if (f->module)
+		px_module_delete(f->module);
+	memset(f, 0, sizeof *f);
+}
