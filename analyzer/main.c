@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "arch.h"
-#include "compat.h"
 #include "cuda/cuda.h"
+#include "compat.h"
 #include "occupancy.h"
 #include "report.h"
 #include "rules.h"
@@ -46,6 +46,16 @@ static const struct cmd commands[] = {
 	 "  show NAME            one table as YAML (NAME: sm_90, sm_90a, 9.0)\n"
 	 "  --arch-dir DIR       also load DIR/*.yaml, replacing tables of the same name\n"
 	 "                       (repeatable; after PTXRAY_ARCH_PATH); format: ptxray-arch(5)\n"},
+	{"compat", "which kernels run on which targets, which PTX ISA they need, and why not", cmd_compat,
+	 "usage: ptxray compat [options] FILE.ptx...\n"
+	 "       ptxray compat --list-features [--format text|json]\n"
+	 "  --arch LIST          targets to judge, comma-separated (sm_80,sm_90a,sm_100f);\n"
+	 "                       all: every target of the feature table; ptxas: the ones\n"
+	 "                       ptxas 13.0 compiles for (default: all)\n"
+	 "  --any-version        judge at the newest PTX ISA version, not the file's .version\n"
+	 "  --format text|json   output format (default text)\n"
+	 "  --table FILE         use this feature table instead of the embedded one\n"
+	 "  --list-features      print the feature table: targets, versions, entries\n"},
 	{"lint", "diagnostics from the rule catalogue: text, JSON, SARIF, GitHub annotations", cmd_lint,
 	 "usage: ptxray lint [options] PATH...\n"
 	 "       ptxray lint --show-config FILE\n"
@@ -66,16 +76,6 @@ static const struct cmd commands[] = {
 	 "  --no-compile         source analyses only for CUDA files (no nvcc)\n"
 	 "  -p BUILD_DIR         folder of compile_commands.json (CUDA files)\n"
 	 "  --arch-dir DIR       also load the arch tables in DIR (repeatable)\n"},
-	{"compat", "which kernels run on which targets, which PTX ISA they need, and why not", cmd_compat,
-	 "usage: ptxray compat [options] FILE.ptx...\n"
-	 "       ptxray compat --list-features [--format text|json]\n"
-	 "  --arch LIST          targets to judge, comma-separated (sm_80,sm_90a,sm_100f);\n"
-	 "                       all: every target of the feature table; ptxas: the ones\n"
-	 "                       ptxas 13.0 compiles for (default: all)\n"
-	 "  --any-version        judge at the newest PTX ISA version, not the file's .version\n"
-	 "  --format text|json   output format (default text)\n"
-	 "  --table FILE         use this feature table instead of the embedded one\n"
-	 "  --list-features      print the feature table: targets, versions, entries\n"},
 	{"occupancy", "the occupancy calculator: blocks per SM, limiters, advice, plots", cmd_occupancy,
 	 "usage: ptxray occupancy --arch sm_XX --threads N --registers N [options]\n"
 	 "       ptxray occupancy FILE.ptx [--kernel NAME] [--threads N] [options]\n"
