@@ -111,6 +111,14 @@ struct ck {
 	int64_t bval[MAX_BIND];
 	int nbind;
 	uint8_t *taint;               /* per def: 0 unknown, 1 in progress, 2 no, 3 yes */
+	struct cnode *cn;             /* compiled conditions (cond_compile) */
+	size_t ncn, capcn;
+	/* the walk's current path, body first: parents without ts_node_parent,
+	 * which searches down from the root (linear in the file's top-level
+	 * declarations, so quadratic over a file) */
+	TSNode *path;
+	size_t npath, cappath;
+	TSNode fdef;                  /* the function_definition */
 	uint32_t param_atom[64];      /* per parameter: its atom + 1 (0 = not made yet) */
 };
 
@@ -129,6 +137,15 @@ static bool text_is(const struct ck *c, TSNode n, const char *s)
 static TSNode field(TSNode n, const char *name)
 {
 	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+/* The parent of n: from the walk's path when n is on it, else from the tree. */
+static TSNode up(const struct ck *c, TSNode n)
+{
+	for (size_t i = c->npath; i-- > 0;)
+		if (ts_node_eq(c->path[i], n))
+			return i ? c->path[i - 1] : c->fdef;
+	return ts_node_parent(n);
 }
 
 /* threadIdx.x (or threadIdx_x after the pre-pass) -> 't', 0..2; also b, d, g. */
@@ -177,10 +194,9 @@ static bool var_tainted(struct ck *c, const char *s, size_t n, int depth)
 	if (depth > MAX_FORM_DEPTH)
 		return true;
 	bool any = false;
-	for (uint32_t i = 0; i < c->p->ndefs; i++) {
+	for (uint32_t di = cu_defs_first(c->p, c->fidx, s, n); di; di = c->p->defs[di - 1].next) {
+		uint32_t i = di - 1;
 		const struct cu_def *d = &c->p->defs[i];
-		if (d->func != c->fidx || strlen(d->name) != n || memcmp(d->name, s, n) != 0)
-			continue;
 		if (c->taint[i] == 1 || c->taint[i] == 2)
 			continue;
 		if (c->taint[i] == 3)
@@ -288,10 +304,8 @@ static struct px_aff var_form(struct ck *c, TSNode id, int depth)
 	const struct cu_def *init = NULL, *step = NULL;
 	uint32_t ndefs = 0;
 	bool all_uniform = true;
-	for (uint32_t i = 0; i < c->p->ndefs; i++) {
-		const struct cu_def *d = &c->p->defs[i];
-		if (d->func != c->fidx || strlen(d->name) != len || memcmp(d->name, s, len) != 0)
-			continue;
+	for (uint32_t di = cu_defs_first(c->p, c->fidx, s, len); di; di = c->p->defs[di - 1].next) {
+		const struct cu_def *d = &c->p->defs[di - 1];
 		if (ts_node_is_null(d->value) && !d->is_compound && !d->is_assign &&
 		    ts_node_start_byte(id) >= c->fn->body_start && d->off <= c->fn->body_start + 1)
 			continue;   /* the parameter marker */
@@ -408,55 +422,109 @@ static int eval_form(struct ck *c, const struct px_aff *a, const int64_t tid[3],
 	return px_aff_eval(&c->an, a, &env, out) ? 1 : 0;
 }
 
-/* 1 true, 0 false, -1 unknown. */
-static int cond_eval(struct ck *c, TSNode n, const int64_t tid[3], int depth)
+/* A condition compiled once into affine forms (the forms depend on the
+ * loop bindings, so compile under the bindings in force), then evaluated
+ * per thread without going back to the tree: the per-lane evaluations
+ * (32 lanes x warps x loop values) cost a form evaluation each, not a
+ * walk of the condition's subtree and its definitions.
+ *   cond := '!' cond | cond ('&&'|'||') cond | expr CMP expr | expr | '(' cond ')' */
+enum cnode_kind { CN_UNKNOWN, CN_AND, CN_OR, CN_NOT, CN_CMP, CN_VAL };
+struct cnode {
+	uint8_t kind, op;             /* op for CN_CMP: '<', '>', 'l' (<=), 'g' (>=), '=', '!' */
+	uint32_t a, b;                /* operand nodes (indices in ck.cn) */
+	struct px_aff x, y;
+};
+
+static uint32_t cnode_new(struct ck *c, uint8_t kind)
+{
+	struct cnode *x = PX_VEC_PUSH(c->cn, c->ncn, c->capcn);
+	memset(x, 0, sizeof *x);
+	x->kind = kind;
+	return (uint32_t)(c->ncn - 1);
+}
+
+/* Compiles condition n; returns its node index in c->cn. */
+static uint32_t cond_compile(struct ck *c, TSNode n, int depth)
 {
 	if (ts_node_is_null(n) || depth > MAX_FORM_DEPTH)
-		return -1;
+		return cnode_new(c, CN_UNKNOWN);
 	if (cu_node_is(n, "condition_clause") || cu_node_is(n, "parenthesized_expression")) {
 		TSNode v = field(n, "value");
 		if (ts_node_is_null(v) && ts_node_named_child_count(n) == 1)
 			v = ts_node_named_child(n, 0);
-		return cond_eval(c, v, tid, depth + 1);
+		return cond_compile(c, v, depth + 1);
 	}
 	if (cu_node_is(n, "unary_expression") && text_is(c, field(n, "operator"), "!")) {
-		int v = cond_eval(c, field(n, "argument"), tid, depth + 1);
-		return v < 0 ? -1 : !v;
+		uint32_t a = cond_compile(c, field(n, "argument"), depth + 1);
+		uint32_t r = cnode_new(c, CN_NOT);
+		c->cn[r].a = a;
+		return r;
 	}
 	if (cu_node_is(n, "binary_expression")) {
 		TSNode op = field(n, "operator");
 		uint32_t ol;
 		const char *os = text(c, op, &ol);
 		if (ol == 2 && (!memcmp(os, "&&", 2) || !memcmp(os, "||", 2))) {
-			int a = cond_eval(c, field(n, "left"), tid, depth + 1);
-			int b = cond_eval(c, field(n, "right"), tid, depth + 1);
-			if (os[0] == '&')
-				return a == 0 || b == 0 ? 0 : (a < 0 || b < 0) ? -1 : 1;
-			return a == 1 || b == 1 ? 1 : (a < 0 || b < 0) ? -1 : 0;
+			uint32_t a = cond_compile(c, field(n, "left"), depth + 1);
+			uint32_t b = cond_compile(c, field(n, "right"), depth + 1);
+			uint32_t r = cnode_new(c, os[0] == '&' ? CN_AND : CN_OR);
+			c->cn[r].a = a;
+			c->cn[r].b = b;
+			return r;
 		}
 		bool cmp = (ol == 1 && (os[0] == '<' || os[0] == '>')) ||
 		           (ol == 2 && (os[1] == '=' && (os[0] == '<' || os[0] == '>' || os[0] == '=' || os[0] == '!')));
 		if (cmp) {
 			struct px_aff a = form(c, field(n, "left"), depth + 1);
 			struct px_aff b = form(c, field(n, "right"), depth + 1);
-			int64_t x, y;
-			if (!eval_form(c, &a, tid, &x) || !eval_form(c, &b, tid, &y))
-				return -1;
-			if (ol == 1)
-				return os[0] == '<' ? x < y : x > y;
-			switch (os[0]) {
-			case '<': return x <= y;
-			case '>': return x >= y;
-			case '=': return x == y;
-			default: return x != y;
-			}
+			uint32_t r = cnode_new(c, CN_CMP);
+			c->cn[r].x = a;
+			c->cn[r].y = b;
+			c->cn[r].op = ol == 1 ? (uint8_t)os[0] : os[0] == '<' ? 'l' : os[0] == '>' ? 'g' : (uint8_t)os[0];
+			return r;
 		}
 	}
 	struct px_aff a = form(c, n, depth + 1);
-	int64_t x;
-	if (!eval_form(c, &a, tid, &x))
+	uint32_t r = cnode_new(c, CN_VAL);
+	c->cn[r].x = a;
+	return r;
+}
+
+/* 1 true, 0 false, -1 unknown, for the thread tid. */
+static int cond_run(struct ck *c, uint32_t i, const int64_t tid[3])
+{
+	const struct cnode *x = &c->cn[i];
+	int64_t u, v;
+	int a, b;
+	switch (x->kind) {
+	case CN_AND:
+	case CN_OR:
+		a = cond_run(c, x->a, tid);
+		b = cond_run(c, x->b, tid);
+		if (x->kind == CN_AND)
+			return a == 0 || b == 0 ? 0 : (a < 0 || b < 0) ? -1 : 1;
+		return a == 1 || b == 1 ? 1 : (a < 0 || b < 0) ? -1 : 0;
+	case CN_NOT:
+		a = cond_run(c, x->a, tid);
+		return a < 0 ? -1 : !a;
+	case CN_CMP:
+		if (!eval_form(c, &x->x, tid, &u) || !eval_form(c, &x->y, tid, &v))
+			return -1;
+		switch (x->op) {
+		case '<': return u < v;
+		case '>': return u > v;
+		case 'l': return u <= v;
+		case 'g': return u >= v;
+		case '=': return u == v;
+		default: return u != v;
+		}
+	case CN_VAL:
+		if (!eval_form(c, &x->x, tid, &u))
+			return -1;
+		return u != 0;
+	default:
 		return -1;
-	return x != 0;
+	}
 }
 
 enum uni { U_BLOCK, U_WARP, U_DIVERGENT, U_UNKNOWN };
@@ -469,14 +537,18 @@ static enum uni cond_uniformity(struct ck *c, TSNode cond)
 	uint32_t nw = px_block_warps(c->block);
 	int first = -2;
 	bool warp_uniform = true;
+	size_t mark = c->ncn;
+	uint32_t root = cond_compile(c, cond, 0);
 	for (uint32_t w = 0; w < nw; w++) {
 		int64_t tid[32][3];
 		uint32_t nl = px_warp_lanes(c->block, w, tid);
 		int wv = -2;
 		for (uint32_t l = 0; l < nl; l++) {
-			int v = cond_eval(c, cond, tid[l], 0);
-			if (v < 0)
+			int v = cond_run(c, root, tid[l]);
+			if (v < 0) {
+				c->ncn = mark;
 				return U_UNKNOWN;
+			}
 			if (wv == -2)
 				wv = v;
 			else if (wv != v)
@@ -486,9 +558,12 @@ static enum uni cond_uniformity(struct ck *c, TSNode cond)
 			else if (first != v && warp_uniform)
 				first = -3;
 		}
-		if (!warp_uniform)
+		if (!warp_uniform) {
+			c->ncn = mark;
 			return U_DIVERGENT;
+		}
 	}
+	c->ncn = mark;
 	return first == -3 ? U_WARP : U_BLOCK;
 }
 
@@ -639,30 +714,52 @@ static bool access_target(struct ck *c, TSNode id, struct target *t)
 	return t->elem != 0;
 }
 
-/* The lanes of warp w whose enclosing if-conditions (inside the function) hold. */
-static uint32_t lane_mask(struct ck *c, TSNode at, int64_t tid[32][3], uint32_t nl, bool *known)
+/* The enclosing if-statements of `at` (inside the function), their
+ * conditions compiled once: the lanes that reach `at` are those for which
+ * each holds (in_then) or fails (else branch). */
+struct guards {
+	uint32_t root[16];
+	bool in_then[16];
+	uint32_t n;
+	bool partial;                 /* more than 16: the outer ones are ignored (lanes kept) */
+};
+
+static void guards_of(struct ck *c, TSNode at, struct guards *g)
 {
-	uint32_t mask = nl == 32 ? 0xffffffffu : ((1u << nl) - 1);
+	g->n = 0;
+	g->partial = false;
 	TSNode child = at;
-	for (TSNode a = ts_node_parent(at); !ts_node_is_null(a); child = a, a = ts_node_parent(a)) {
+	for (TSNode a = up(c, at); !ts_node_is_null(a); child = a, a = up(c, a)) {
 		if (cu_node_is(a, "function_definition"))
 			break;
 		if (!cu_node_is(a, "if_statement"))
 			continue;
-		TSNode cond = field(a, "condition"), cons = field(a, "consequence");
-		bool in_then = ts_node_eq(child, cons);
+		if (g->n == PX_COUNTOF(g->root)) {
+			g->partial = true;
+			break;
+		}
+		g->in_then[g->n] = ts_node_eq(child, field(a, "consequence"));
+		g->root[g->n++] = cond_compile(c, field(a, "condition"), 0);
+	}
+}
+
+/* The lanes of a warp (tid[0..nl)) whose guards hold; *known false when
+ * a guard could not be evaluated for some lane (the lane is kept). */
+static uint32_t lane_mask(struct ck *c, const struct guards *g, int64_t tid[32][3], uint32_t nl, bool *known)
+{
+	uint32_t mask = nl == 32 ? 0xffffffffu : ((1u << nl) - 1);
+	for (uint32_t k = 0; k < g->n; k++)
 		for (uint32_t l = 0; l < nl; l++) {
 			if (!(mask >> l & 1))
 				continue;
-			int v = cond_eval(c, cond, tid[l], 0);
+			int v = cond_run(c, g->root[k], tid[l]);
 			if (v < 0) {
 				*known = false;
 				continue;
 			}
-			if (v != (int)in_then)
+			if (v != (int)g->in_then[k])
 				mask &= ~(1u << l);
 		}
-	}
 	return mask;
 }
 
@@ -685,6 +782,9 @@ static void one_access(struct ck *c, TSNode sub, TSNode arr, TSNode idx[2], uint
 	if (!a.known || !px_aff_has_thread(&c->an, &a))
 		return;
 	a = px_aff_mul(&c->an, c->arena, a, px_aff_const(t->elem));
+	size_t mark = c->ncn;
+	struct guards g;
+	guards_of(c, sub, &g);   /* before uval: compiling may make atoms */
 	/* uniform atoms: 0, with their alignment checked below */
 	int64_t *uval = xcalloc(c->an.natoms + 1, sizeof *uval);
 	bool *uknown = xcalloc(c->an.natoms + 1, sizeof *uknown);
@@ -711,7 +811,7 @@ static void one_access(struct ck *c, TSNode sub, TSNode arr, TSNode idx[2], uint
 		int64_t tid[32][3], addr[32];
 		uint32_t nl = px_warp_lanes(c->block, w, tid);
 		bool mk = true;
-		uint32_t mask = lane_mask(c, sub, tid, nl, &mk);
+		uint32_t mask = lane_mask(c, &g, tid, nl, &mk);
 		if (!mask)
 			continue;
 		for (uint32_t l = 0; l < 32; l++) {
@@ -745,6 +845,7 @@ static void one_access(struct ck *c, TSNode sub, TSNode arr, TSNode idx[2], uint
 		isum += i0;
 		counted++;
 	}
+	c->ncn = mark;
 	free(uval);
 	free(uknown);
 	if (!ok || !counted)
@@ -779,7 +880,7 @@ static void check_access(struct ck *c, TSNode sub)
 	struct target t;
 	if (!access_target(c, arr, &t))
 		return;
-	TSNode parent = ts_node_parent(sub);
+	TSNode parent = up(c, sub);
 	bool store = !ts_node_is_null(parent) && cu_node_is(parent, "assignment_expression") &&
 	             ts_node_eq(field(parent, "left"), sub);
 	/* enumerable loops around it (innermost first) */
@@ -788,7 +889,7 @@ static void check_access(struct ck *c, TSNode sub)
 	int64_t vals[MAX_BIND][MAX_VALUES];
 	uint32_t nv[MAX_BIND];
 	int nl = 0;
-	for (TSNode a = parent; !ts_node_is_null(a) && nl < MAX_BIND; a = ts_node_parent(a)) {
+	for (TSNode a = parent; !ts_node_is_null(a) && nl < MAX_BIND; a = up(c, a)) {
 		if (cu_node_is(a, "function_definition"))
 			break;
 		if (cu_node_is(a, "for_statement")) {
@@ -885,7 +986,7 @@ static void check_barrier(struct ck *c, TSNode call, int kind)
 	uint32_t len;
 	const char *name = text(c, field(call, "function"), &len);
 	TSNode child = call;
-	for (TSNode a = ts_node_parent(call); !ts_node_is_null(a); child = a, a = ts_node_parent(a)) {
+	for (TSNode a = up(c, call); !ts_node_is_null(a); child = a, a = up(c, a)) {
 		if (cu_node_is(a, "function_definition"))
 			break;
 		TSNode cond = {0};
@@ -910,15 +1011,8 @@ static void check_barrier(struct ck *c, TSNode call, int kind)
 		return;
 	}
 	/* an earlier thread-dependent return */
-	for (uint32_t i = 0; i < c->p->ndefs; i++)
-		(void)i;
-	TSNode body = {0};
-	for (TSNode a = ts_node_parent(call); !ts_node_is_null(a); a = ts_node_parent(a))
-		if (cu_node_is(a, "function_definition")) {
-			body = field(a, "body");
-			break;
-		}
-	if (ts_node_is_null(body))
+	TSNode body = c->npath ? c->path[0] : c->fdef;
+	if (ts_node_is_null(body) || !cu_node_is(body, "compound_statement"))
 		return;
 	TSTreeCursor cur = ts_tree_cursor_new(body);
 	uint32_t at = ts_node_start_byte(call);
@@ -1104,7 +1198,11 @@ static void pick_block(struct ck *c)
 		c->block[0] = fn->max_threads;
 }
 
-static void check_function(const struct px_cuda_file *f, uint32_t fi, struct px_cuda_results *res)
+/* Checks function fi. taint: one byte per definition of the file, shared
+ * by all functions (a definition belongs to one function and its verdict
+ * does not depend on the launch block), so no function pays for the
+ * file's other definitions. */
+static void check_function(const struct px_cuda_file *f, uint32_t fi, uint8_t *taint, struct px_cuda_results *res)
 {
 	const struct px_cuda_func *fn = &f->funcs[fi];
 	const struct cu_priv *p = f->priv;
@@ -1112,7 +1210,7 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, struct px_
 		return;
 	struct ck c = {.f = f, .p = p, .res = res, .fidx = fi + 1, .fn = fn};
 	c.arena = px_arena_new();
-	c.taint = xcalloc(p->ndefs + 1, 1);
+	c.taint = taint;
 	pick_block(&c);
 	for (int i = 0; i < 3; i++) {
 		c.tid_atom[i] = px_aff_new_atom(&c.an, c.arena, PX_ATOM_TID, true, (uint32_t)i, 0, 1);
@@ -1127,10 +1225,11 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, struct px_
 		body = ts_node_parent(body);
 	if (ts_node_is_null(body)) {
 		px_arena_delete(c.arena);
-		free(c.taint);
 		return;
 	}
+	c.fdef = ts_node_parent(body);
 	TSTreeCursor cur = ts_tree_cursor_new(body);
+	*PX_VEC_PUSH(c.path, c.npath, c.cappath) = body;
 	for (;;) {
 		TSNode x = ts_tree_cursor_current_node(&cur);
 		if (cu_node_is(x, "call_expression")) {
@@ -1139,26 +1238,32 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, struct px_
 				check_barrier(&c, x, k);
 			check_legacy(&c, x);
 		} else if (cu_node_is(x, "subscript_expression") && fn->kind == PX_CUDA_KERNEL) {
-			TSNode par = ts_node_parent(x);
+			TSNode par = up(&c, x);
 			if (ts_node_is_null(par) || !cu_node_is(par, "subscript_expression"))
 				check_access(&c, x);
 		} else if (cu_node_is(x, "compound_statement")) {
 			check_sequence(&c, x);
 		}
-		if (ts_tree_cursor_goto_first_child(&cur))
+		if (ts_tree_cursor_goto_first_child(&cur)) {
+			*PX_VEC_PUSH(c.path, c.npath, c.cappath) = ts_tree_cursor_current_node(&cur);
 			continue;
+		}
 		bool done = false;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
+		while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+			c.npath--;
 			if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), body)) {
 				done = true;
 				break;
 			}
+		}
 		if (done)
 			break;
+		c.path[c.npath - 1] = ts_tree_cursor_current_node(&cur);
 	}
 	ts_tree_cursor_delete(&cur);
 	px_arena_delete(c.arena);
-	free(c.taint);
+	free(c.cn);
+	free(c.path);
 }
 
 /* ---- launch sites ---- */
@@ -1275,9 +1380,12 @@ void px_cuda_check(const struct px_cuda_file *f, const struct px_cuda_options *o
 {
 	size_t first = res->n;
 	const struct cu_priv *p = f->priv;
-	if (p && p->tree)
+	if (p && p->tree) {
+		uint8_t *taint = xcalloc(p->ndefs + 1, 1);
 		for (uint32_t i = 0; i < f->nfuncs; i++)
-			check_function(f, i, res);
+			check_function(f, i, taint, res);
+		free(taint);
+	}
 	for (uint32_t i = 0; i < f->nfuncs; i++) {
 		const struct px_cuda_func *fn = &f->funcs[i];
 		if (fn->kind == PX_CUDA_KERNEL && fn->has_body && fn->shared_static_known &&

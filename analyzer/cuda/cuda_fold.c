@@ -626,19 +626,85 @@ bool cu_fold_dim3(const struct cu_env *e, TSNode n, uint32_t out[3])
 	return true;
 }
 
+static uint32_t def_hash(uint32_t func, const char *name, size_t n)
+{
+	uint32_t h = 2166136261u ^ func * 16777619u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
+}
+
+static bool def_is(const struct cu_def *d, uint32_t func, const char *name, size_t n)
+{
+	return d->func == func && d->nlen == n && memcmp(d->name, name, n) == 0;
+}
+
+uint32_t cu_defs_first(const struct cu_priv *p, uint32_t func, const char *name, size_t n)
+{
+	if (!p->dcap)
+		return 0;
+	for (uint32_t h = def_hash(func, name, n) & (p->dcap - 1);; h = (h + 1) & (p->dcap - 1)) {
+		uint32_t first = p->dslot[h][0];
+		if (!first)
+			return 0;
+		if (def_is(&p->defs[first - 1], func, name, n))
+			return first;
+	}
+}
+
+void cu_def_index(struct px_arena *arena, struct cu_priv *p, uint32_t di)
+{
+	struct cu_def *d = &p->defs[di];
+	if ((p->dused + 1) * 2 > p->dcap) {   /* grow: at most half full */
+		uint32_t cap = p->dcap ? p->dcap * 2 : 256;
+		uint32_t (*slot)[2] = px_arena_alloc(arena, cap * sizeof *slot);
+		memset(slot, 0, cap * sizeof *slot);
+		for (uint32_t i = 0; i < p->dcap; i++) {
+			if (!p->dslot[i][0])
+				continue;
+			const struct cu_def *h = &p->defs[p->dslot[i][0] - 1];
+			uint32_t k = def_hash(h->func, h->name, h->nlen) & (cap - 1);
+			while (slot[k][0])
+				k = (k + 1) & (cap - 1);
+			slot[k][0] = p->dslot[i][0];
+			slot[k][1] = p->dslot[i][1];
+		}
+		p->dslot = slot;
+		p->dcap = cap;
+	}
+	uint32_t k = def_hash(d->func, d->name, d->nlen) & (p->dcap - 1);
+	for (;; k = (k + 1) & (p->dcap - 1)) {
+		uint32_t first = p->dslot[k][0];
+		if (!first) {
+			p->dslot[k][0] = p->dslot[k][1] = di + 1;
+			p->dused++;
+			return;
+		}
+		if (def_is(&p->defs[first - 1], d->func, d->name, d->nlen)) {
+			p->defs[p->dslot[k][1] - 1].next = di + 1;
+			p->dslot[k][1] = di + 1;
+			return;
+		}
+	}
+}
+
 const struct cu_def *cu_lookup(const struct cu_env *e, const char *name, size_t n)
 {
 	const struct cu_priv *p = e->p;
 	const struct cu_def *best = NULL;
-	for (uint32_t i = 0; i < p->ndefs; i++) {
-		const struct cu_def *d = &p->defs[i];
-		if (strlen(d->name) != n || memcmp(d->name, name, n) != 0)
-			continue;
-		bool visible = (d->func == e->func && d->func != 0 && d->off <= e->at) ||
-		               (d->func == 0 && (d->is_const || d->is_enum));
-		if (!visible)
-			continue;
-		if (!best || (best->func == 0 && d->func != 0) || (d->func == best->func && d->off > best->off))
+	/* the function's own definitions before the use: the last one wins */
+	if (e->func)
+		for (uint32_t i = cu_defs_first(p, e->func, name, n); i; i = p->defs[i - 1].next) {
+			const struct cu_def *d = &p->defs[i - 1];
+			if (d->off <= e->at && (!best || d->off > best->off))
+				best = d;
+		}
+	if (best)
+		return best;
+	/* else the last file-scope constant or enumerator */
+	for (uint32_t i = cu_defs_first(p, 0, name, n); i; i = p->defs[i - 1].next) {
+		const struct cu_def *d = &p->defs[i - 1];
+		if ((d->is_const || d->is_enum) && (!best || d->off > best->off))
 			best = d;
 	}
 	return best;

@@ -35,6 +35,9 @@ struct cu_attr {
  * `T x = e`, `T x(e...)`, `x = e`, `x.field = e`. */
 struct cu_def {
 	const char *name;             /* arena, NUL-terminated; "cfg.blockDim" for field stores */
+	uint32_t nlen;                /* strlen(name) */
+	uint32_t next;                /* the next definition of the same name in the same function
+	                               * (index + 1, walk order; 0: last): cu_defs_first */
 	uint32_t off;                 /* where the definition ends (it holds after this) */
 	uint32_t func;                /* index in pre->fn_ranges (0 = file scope) */
 	TSNode value;                 /* the initialiser expression, or an argument_list */
@@ -57,9 +60,13 @@ struct cu_priv {
 	char *buf;                    /* blanked copy given to tree-sitter (arena) */
 	uint32_t *line_start; uint32_t nlines;
 	struct cu_macro *macros; uint32_t nmacros, capmacros;
+	uint32_t *mslot; uint32_t mcap;   /* macros by name (cuda_pre.c), after the lexical scan */
 	struct cu_comment *comments; uint32_t ncomments, capcomments;
 	struct cu_attr *attrs; uint32_t nattrs, capattrs;
 	struct cu_def *defs; uint32_t ndefs, capdefs;
+	/* definitions by (function, name): open addressing, each slot the
+	 * first and last definition of one chain (index + 1; 0 empty) */
+	uint32_t (*dslot)[2]; uint32_t dcap, dused;
 	struct cu_struct *structs; uint32_t nstructs, capstructs;
 	TSParser *parser;
 	TSTree *tree;
@@ -93,6 +100,13 @@ uint64_t cu_sizeof_type(const struct cu_env *e, const char *s, size_t n);
 /* Folds a launch dimension: an integer expression, dim3(a[,b[,c]]),
  * {a, b, c}, or a name holding one of those. */
 bool cu_fold_dim3(const struct cu_env *e, TSNode n, uint32_t out[3]);
+/* The definitions of name in function func (fn range index, 0 = file
+ * scope), in walk order: the first one's index + 1 (0 none), then
+ * p->defs[i - 1].next. Constant time per definition: lookups never scan
+ * the file's other definitions. */
+uint32_t cu_defs_first(const struct cu_priv *p, uint32_t func, const char *name, size_t n);
+/* Adds p->defs[di] (name, nlen and func set) to the index. */
+void cu_def_index(struct px_arena *arena, struct cu_priv *p, uint32_t di);
 /* The last definition of name visible at e->at, or NULL. */
 const struct cu_def *cu_lookup(const struct cu_env *e, const char *name, size_t n);
 

@@ -282,7 +282,9 @@ static void add_def(struct px_cuda_file *f, struct cu_priv *p, const char *name,
                     bool is_ctor, bool is_const, bool is_assign, const char *type)
 {
 	struct cu_def *d = PX_ARENA_PUSH(f->arena, p->defs, p->ndefs, p->capdefs);
+	memset(d, 0, sizeof *d);
 	d->name = name;
+	d->nlen = (uint32_t)strlen(name);
 	d->off = off;
 	d->func = cu_func_at(f, off);
 	d->value = value;
@@ -290,6 +292,7 @@ static void add_def(struct px_cuda_file *f, struct cu_priv *p, const char *name,
 	d->is_const = is_const;
 	d->is_assign = is_assign;
 	d->type = type;
+	cu_def_index(f->arena, p, p->ndefs - 1);
 }
 
 static void add_enum(struct px_cuda_file *f, struct cu_priv *p, TSNode n)

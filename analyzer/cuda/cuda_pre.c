@@ -85,8 +85,48 @@ static uint32_t skip_parens(const char *t, uint32_t len, uint32_t i)
 	return len;
 }
 
+static uint32_t macro_hash(const char *name, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
+}
+
+/* Indexes the macros by name (each slot the last definition, index + 1):
+ * lookups in big files stop scanning every macro. */
+static void index_macros(struct px_cuda_file *f, struct cu_priv *p)
+{
+	uint32_t cap = 64;
+	while (cap < p->nmacros * 2)
+		cap *= 2;
+	p->mslot = px_arena_alloc(f->arena, cap * sizeof *p->mslot);
+	memset(p->mslot, 0, cap * sizeof *p->mslot);
+	p->mcap = cap;
+	for (uint32_t i = 0; i < p->nmacros; i++) {
+		const struct cu_macro *m = &p->macros[i];
+		uint32_t k = macro_hash(m->name, m->nlen) & (cap - 1);
+		while (p->mslot[k]) {
+			const struct cu_macro *o = &p->macros[p->mslot[k] - 1];
+			if (o->nlen == m->nlen && memcmp(o->name, m->name, m->nlen) == 0)
+				break;
+			k = (k + 1) & (cap - 1);
+		}
+		p->mslot[k] = i + 1;   /* a later definition replaces an earlier one */
+	}
+}
+
 const struct cu_macro *cu_find_macro(const struct cu_priv *p, const char *name, size_t n)
 {
+	if (p->mcap) {
+		for (uint32_t k = macro_hash(name, n) & (p->mcap - 1);; k = (k + 1) & (p->mcap - 1)) {
+			if (!p->mslot[k])
+				return NULL;
+			const struct cu_macro *m = &p->macros[p->mslot[k] - 1];
+			if (m->nlen == n && memcmp(m->name, name, n) == 0)
+				return m;
+		}
+	}
 	/* the last definition wins (a -D comes first, the file's own later) */
 	for (uint32_t i = p->nmacros; i-- > 0;)
 		if (p->macros[i].nlen == n && memcmp(p->macros[i].name, name, n) == 0)
@@ -413,5 +453,6 @@ void cu_pre(struct px_cuda_file *f, struct cu_priv *p, const struct px_cuda_opti
 	memcpy(p->buf, f->text, f->len);
 	add_cmdline_defines(f, p, opt);
 	scan_lexical(f, p);
+	index_macros(f, p);
 	scan_code(f, p);
 }
