@@ -25,7 +25,7 @@
  *    exchange through shared memory with no __syncwarp, undefined since
  *    independent thread scheduling (compute capability 7.0);
  * and, for each shared access with a bank conflict, the row padding that
- * removes it: the access model (wavefronts()) re-evaluated with
+ * removes it: the access model (px_warp_wavefronts) re-evaluated with
  * every thread coefficient that is a multiple of a candidate row pitch R
  * grown by pad bytes per row, R taken from the access's own coefficients,
  * pad in 4-byte steps up to 32. */
@@ -34,43 +34,6 @@
 #include "analysis.h"
 
 enum { MAX_STORES = 64 };
-
-/* pass_access.c's shared-memory model for one warp (32 banks of 4 bytes;
- * 8-byte accesses in 2 phases of 16 lanes, 16-byte in 4 of 8; a phase costs
- * the most distinct words one bank holds): wavefronts and the ideal. The
- * same arithmetic as pass_access.c's wavefronts(), which is static there. */
-static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t *wf, uint32_t *ideal)
-{
-	uint32_t lanes_per_phase = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
-	*wf = *ideal = 0;
-	for (uint32_t p0 = 0; p0 < 32; p0 += lanes_per_phase) {
-		int64_t words[64];
-		uint32_t nw = 0;
-		for (uint32_t l = p0; l < p0 + lanes_per_phase; l++) {
-			if (!(mask >> l & 1))
-				continue;
-			uint32_t nwords = bytes <= 4 ? 1 : bytes / 4;
-			int64_t w0 = a[l] >= 0 ? a[l] / 4 : (a[l] - 3) / 4;
-			for (uint32_t k = 0; k < nwords && nw < 64; k++)
-				words[nw++] = w0 + k;
-		}
-		if (!nw)
-			continue;
-		uint32_t per_bank[32] = {0}, worst = 0;
-		for (uint32_t i = 0; i < nw; i++) {
-			bool dup = false;
-			for (uint32_t j = 0; j < i && !dup; j++)
-				dup = words[j] == words[i];
-			if (dup)
-				continue;
-			uint32_t b = (uint32_t)(((words[i] % 32) + 32) % 32);
-			if (++per_bank[b] > worst)
-				worst = per_bank[b];
-		}
-		*wf += worst;
-		*ideal += 1;
-	}
-}
 
 static struct px_event_rec *push(struct px_module *m, struct px_results *res,
                                  const struct px_insn *in, uint8_t kind)
@@ -383,7 +346,7 @@ static void padding(struct px_func *f, uint32_t i, struct px_access_rec *r, uint
 					ok = px_aff_eval(an, &t, &env, &addr[l]);
 				}
 				uint32_t x, y;
-				wavefronts(addr, masks[w], r->bytes, &x, &y);
+				px_warp_wavefronts(addr, masks[w], r->bytes, &x, &y);
 				wf += x;
 				ideal += y;
 			}
