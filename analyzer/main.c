@@ -108,7 +108,12 @@ static const struct cmd commands[] = {
 	 "  --kernel NAME        only this kernel, mangled or demangled (repeatable)\n"
 	 "  --arch sm_XX         target (default: the file's .target)\n"
 	 "  --ptxas[=PATH]       run ptxas -v for exact registers, stack and spills\n"
-	 "  --dump=PASS[,PASS]   print a pass's state to standard error (see --dump=list)\n"},
+	 "  --dump=PASS[,PASS]   print a pass's state to standard error (see --dump=list)\n"
+	 "  CUDA sources:\n"
+	 "  --nvcc PATH          the nvcc to compile with (default: $CUDA_HOME/bin/nvcc, PATH)\n"
+	 "  --no-compile         source analyses only (no nvcc)\n"
+	 "  -p BUILD_DIR         folder of compile_commands.json (-I, -D, -std, -arch)\n"
+	 "                       PTX is cached in $XDG_CACHE_HOME/ptxray, else .ptxray-cache\n"},
 	{"rules", "the rule catalogue and each rule's documentation", cmd_rules,
 	 "usage: ptxray rules [ID] [--man]\n"
 	 "  (none)               every rule: id, category, default severity, on by default, summary\n"
@@ -891,8 +896,14 @@ static bool is_cuda_path(const char *p)
 
 /* `ptxray report FILE.cu...`: the source front end's report; findings on
  * standard error. Exit 2 when a file cannot be read. */
+struct cuda_bridge_opts {
+	const char *nvcc;           /* --nvcc PATH */
+	const char *build_dir;      /* -p */
+	bool no_compile;
+};
+
 static int report_cuda(const char **files, size_t nfiles, const struct px_report_options *opt,
-                       const char *format)
+                       const char *format, const struct cuda_bridge_opts *bo)
 {
 	struct px_diags diags = {0};
 	struct px_archset *archs = load_archs(NULL, 0, &diags);
@@ -904,6 +915,23 @@ static int report_cuda(const char **files, size_t nfiles, const struct px_report
 	const char *arch[1] = {opt->arch};
 	struct px_cuda_options copt = {.archset = archs, .archs = opt->arch ? arch : NULL,
 	                               .narchs = opt->arch ? 1 : 0};
+	struct px_cuda_nvcc nb = {0};
+	char *cache = NULL, *nvcc = NULL;
+	if (!bo->no_compile) {
+		nvcc = px_cuda_find_nvcc(bo->nvcc);
+		if (bo->nvcc && !nvcc) {
+			px_archset_delete(archs);
+			px_diags_free(&diags);
+			return bad_usage("--nvcc '%s': not an executable file", bo->nvcc);
+		}
+		cache = px_cuda_cache_dir();
+		nb.nvcc = nvcc;
+		nb.build_dir = bo->build_dir;
+		nb.cache_dir = cache;
+		copt.nvcc = &nb;
+	}
+	if (opt->block[0])
+		copt.block = opt->block;
 	struct px_buf out = {0};
 	bool ok = px_cuda_report(files, nfiles, &copt, strcmp(format, "json") == 0, &out, &diags);
 	struct source *srcs = xcalloc(nfiles, sizeof *srcs);
@@ -927,6 +955,8 @@ static int report_cuda(const char **files, size_t nfiles, const struct px_report
 	px_buf_free(&out);
 	px_diags_free(&diags);
 	px_archset_delete(archs);
+	free(nvcc);
+	free(cache);
 	return rc;
 }
 
@@ -953,6 +983,7 @@ static int cmd_report(int argc, char **argv)
 	uint32_t nparams = 0;
 	const char *dump = NULL;
 	size_t nfiles = 0, nkernels = 0;
+	struct cuda_bridge_opts bo = {0};
 	int rc = 0;
 
 	for (int i = 0; i < argc; i++) {
@@ -996,6 +1027,12 @@ static int cmd_report(int argc, char **argv)
 			opt.ptxas = a + 8;
 		} else if (strncmp(a, "--dump=", 7) == 0) {
 			dump = a + 7;
+		} else if ((v = opt_value(argc, argv, &i, "--nvcc"))) {
+			bo.nvcc = v;
+		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
+			bo.build_dir = v;
+		} else if (strcmp(a, "--no-compile") == 0) {
+			bo.no_compile = true;
 		} else if (a[0] == '-' && a[1]) {
 			rc = bad_usage("unknown option '%s' (see ptxray report --help)", a);
 			goto out;
@@ -1039,7 +1076,7 @@ static int cmd_report(int argc, char **argv)
 				rc = bad_usage("'%s': give CUDA sources and PTX files in separate runs", files[f]);
 				goto out;
 			}
-		rc = report_cuda(files, nfiles, &opt, format);
+		rc = report_cuda(files, nfiles, &opt, format, &bo);
 		goto out;
 	}
 

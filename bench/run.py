@@ -18,6 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Benchmark scripts (paths relative to the repository root).
 BENCHMARKS = [
     'bench/speed.py',
+    'bench/cuda_big.py',
     'bench/regs.py',
     'bench/occupancy.py',
 ]

@@ -14,8 +14,11 @@
  *                      are the table px_cuda_rules()) and the source-level
  *                      memory accesses, evaluated with the PTX analyses' own
  *                      affine forms and warp cost model (analysis.h);
- *   px_cuda_report     `ptxray report FILE.cu` (source only; the nvcc
- *                      bridge is future work).
+ *   px_cuda_compile    the nvcc bridge (cuda_nvcc.c): nvcc -ptx -lineinfo
+ *                      per target with the file's compile_commands.json
+ *                      flags, cached by a hash of everything that matters;
+ *   px_cuda_report     `ptxray report FILE.cu`: the source analyses, plus
+ *                      the PTX report of the compiled file when nvcc runs.
  *
  * Ownership: a px_cuda_file owns one arena (every string and array below
  * lives in it, the text included) and is freed by px_cuda_file_delete.
@@ -28,6 +31,45 @@
 
 struct px_archset;
 
+/* ---- the nvcc bridge (cuda_nvcc.c) ---- */
+struct px_cuda_nvcc {
+	const char *nvcc;             /* the nvcc to run (px_cuda_find_nvcc) */
+	const char *build_dir;        /* -p: folder of compile_commands.json, or NULL */
+	const char *cache_dir;        /* where PTX is cached (px_cuda_cache_dir) */
+	const char *const *flags;     /* extra flags for every file; nflags entries */
+	size_t nflags;
+	unsigned timeout_s;           /* per compilation; 0: 300 s */
+};
+
+/* The flags kept from a compile_commands.json entry: -I (absolute),
+ * -isystem, -D, -U, -std; the targets of -arch/-gencode (sm_XX) apart. */
+struct px_cuda_flags {
+	char **flags; size_t nflags;
+	char **archs; size_t narchs;
+};
+
+/* nvcc: given (when not NULL: that file, NULL if not executable), else
+ * $CUDA_HOME/bin/nvcc, else the first nvcc on $PATH; xmalloc'd or NULL. */
+char *px_cuda_find_nvcc(const char *given);
+/* The cache folder: $XDG_CACHE_HOME/ptxray, else .ptxray-cache; xmalloc'd. */
+char *px_cuda_cache_dir(void);
+/* Fills out (caller frees with px_cuda_flags_free) from build_dir's
+ * compile_commands.json entry for file (nothing when no entry names it).
+ * False, with a located error in diags, when the database cannot be read
+ * or is not valid JSON. _parse does the same on text read from dbpath. */
+bool px_cuda_compile_db_flags(const char *build_dir, const char *file, struct px_cuda_flags *out,
+                              struct px_diags *diags);
+bool px_cuda_compile_db_parse(const char *dbpath, const char *text, size_t len, const char *file,
+                              struct px_cuda_flags *out, struct px_diags *diags);
+void px_cuda_flags_free(struct px_cuda_flags *f);
+/* Compiles path (whose text is text, len bytes) to PTX for arch with
+ * `nvcc -ptx -lineinfo -arch=ARCH FLAGS`, or finds it in the cache (the
+ * key hashes nvcc, arch, flags, the text and its #include "..." files;
+ * *cached says which). Returns the PTX file's path (xmalloc'd) or NULL
+ * with nvcc's own messages in diags. */
+char *px_cuda_compile(const struct px_cuda_nvcc *b, const char *path, const char *text, size_t len,
+                      const char *arch, const struct px_cuda_flags *fl, bool *cached, struct px_diags *diags);
+
 /* ---- options ---- */
 struct px_cuda_options {
 	const char *const *defines;   /* -D NAME[=VALUE] (without the -D); ndefines entries */
@@ -35,6 +77,8 @@ struct px_cuda_options {
 	const char *const *archs;     /* targets for launch feasibility ("sm_90"); NULL: sm_90 */
 	size_t narchs;
 	const struct px_archset *archset;  /* the arch tables; NULL: no feasibility checks */
+	const struct px_cuda_nvcc *nvcc;   /* the bridge (report); NULL: source analyses only */
+	const uint32_t *block;        /* --block for the PTX report (3 values) or NULL */
 };
 
 /* ---- what the parse finds ---- */
@@ -227,9 +271,12 @@ void px_cuda_results_free(struct px_cuda_results *res);
 
 /* ---- report (cuda_report.c) ----
  * `ptxray report FILE.cu`: the "ptxray-report/1" document with "kind":
- * "cuda" per file, from the source alone (the nvcc bridge is not built
- * yet: registers are null and a note says so once). Findings and parse
- * notes go to diags. Returns false when a file cannot be read. */
+ * "cuda" per file. With opt->nvcc (and its nvcc) each file is compiled
+ * per target and the PTX report fills registers, local/param bytes,
+ * accesses and branches (the source's own accesses: "source_accesses");
+ * without, those are null and a note says so once. Findings and parse
+ * notes go to diags. Returns false when a file cannot be read or its
+ * compile_commands.json is invalid. */
 struct px_buf;
 bool px_cuda_report(const char *const *paths, size_t n, const struct px_cuda_options *opt, bool json,
                     struct px_buf *out, struct px_diags *diags);

@@ -1268,17 +1268,40 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, uint8_t *t
 
 /* ---- launch sites ---- */
 
-static uint64_t optin_bytes(const struct px_cuda_file *f, const char *kernel, bool *any)
+/* The function whose lines hold (line, col), or -1 (file scope). */
+static int32_t func_of_line(const struct px_cuda_file *f, uint32_t line)
+{
+	for (uint32_t i = 0; i < f->nfuncs; i++)
+		if (f->funcs[i].has_body && f->funcs[i].line <= line && line <= f->funcs[i].end_line)
+			return (int32_t)i;
+	return -1;
+}
+
+/* The largest opt-in for kernel that can have run before launch l.
+ * Policy: an opt-in in the same function counts only when it comes first
+ * in the text (straight-line host code runs in text order; for branches
+ * this is optimistic: an opt-in under an earlier `if` counts; for loops,
+ * an opt-in later in the body does not excuse the launch, whose first
+ * iteration fails); an opt-in in another function counts (call order is
+ * not known). */
+static uint64_t optin_bytes(const struct px_cuda_file *f, const char *kernel, const struct px_cuda_launch *l,
+                            bool *any)
 {
 	uint64_t best = 0;
 	*any = false;
-	for (uint32_t i = 0; i < f->noptins; i++)
-		if (!strcmp(f->optins[i].kernel, kernel)) {
-			*any = true;
-			uint64_t b = f->optins[i].known ? f->optins[i].bytes : UINT32_MAX;
-			if (b > best)
-				best = b;
-		}
+	int32_t lf = func_of_line(f, l->line);
+	for (uint32_t i = 0; i < f->noptins; i++) {
+		const struct px_cuda_optin *o = &f->optins[i];
+		if (strcmp(o->kernel, kernel))
+			continue;
+		bool after = o->line > l->line || (o->line == l->line && o->column > l->column);
+		if (after && lf >= 0 && func_of_line(f, o->line) == lf)
+			continue;
+		*any = true;
+		uint64_t b = o->known ? o->bytes : UINT32_MAX;
+		if (b > best)
+			best = b;
+	}
 	return best;
 }
 
@@ -1321,7 +1344,7 @@ static void check_launch(const struct px_cuda_file *f, const struct px_cuda_laun
 		}
 	}
 	bool any_optin = false;
-	uint64_t opt_b = optin_bytes(f, kname, &any_optin);
+	uint64_t opt_b = optin_bytes(f, kname, l, &any_optin);
 	if (l->smem_known && l->smem > 48 * 1024 && opt_b < l->smem)
 		finding(res, "shared-memory-opt-in-missing", l->line, l->column, kname, NULL,
 		        "%llu bytes of dynamic shared memory exceed 48 KiB without cudaFuncSetAttribute(%s, "
@@ -1362,12 +1385,13 @@ static void check_launch(const struct px_cuda_file *f, const struct px_cuda_laun
 			        "on %s, %u threads x %u registers (%s) need %u registers per block, over the %u a block "
 			        "may use: too many resources requested for launch", a->name, q.threads, q.registers,
 			        rfrom, o.registers_per_block, a->registers_per_block);
-		else if (o.fail == PX_OCC_FAIL_SHARED)
+		else if (o.fail == PX_OCC_FAIL_SHARED && (q.optin || (uint64_t)q.shared + q.dynamic_shared >
+		                                                     a->shared_per_block_optin))
+			/* what the opt-in would fix is shared-memory-opt-in-missing's */
 			finding(res, "launch-infeasible", l->line, l->column, kname, a->name,
 			        "on %s, %u bytes of shared memory per block (static %u + dynamic %u) exceed the %u a "
-			        "block may use%s", a->name, q.shared + q.dynamic_shared, q.shared, q.dynamic_shared,
-			        q.optin ? a->shared_per_block_optin : a->shared_per_block,
-			        q.optin ? "" : " without the opt-in");
+			        "block may use, even with the opt-in", a->name, q.shared + q.dynamic_shared, q.shared,
+			        q.dynamic_shared, a->shared_per_block_optin);
 		else if (o.fail == PX_OCC_FAIL_THREADS)
 			finding(res, "launch-infeasible", l->line, l->column, kname, a->name,
 			        "on %s, %u threads per block exceed the %u allowed", a->name, q.threads,
@@ -1397,22 +1421,40 @@ void px_cuda_check(const struct px_cuda_file *f, const struct px_cuda_options *o
 	}
 	for (uint32_t i = 0; i < f->nlaunches; i++)
 		check_launch(f, &f->launches[i], opt, regs, nregs, res);
-	/* sort the new findings: line, column, rule, message */
-	for (size_t i = first + 1; i < res->n; i++) {
-		struct px_cuda_finding x = res->items[i];
-		size_t j = i;
-		while (j > first) {
-			const struct px_cuda_finding *y = &res->items[j - 1];
-			int cmp = y->line != x.line ? (y->line > x.line ? 1 : -1)
-			        : y->column != x.column ? (y->column > x.column ? 1 : -1)
-			        : strcmp(y->rule, x.rule) ? strcmp(y->rule, x.rule) : strcmp(y->message, x.message);
-			if (cmp <= 0)
-				break;
-			res->items[j] = res->items[j - 1];
-			j--;
-		}
-		res->items[j] = x;
-	}
+	px_cuda_results_sort(res, first);
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct px_cuda_finding *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	int c = strcmp(x->rule, y->rule);
+	return c ? c : strcmp(x->message, y->message);
+}
+
+void px_cuda_results_sort(struct px_cuda_results *res, size_t first)
+{
+	if (res->n > first + 1)
+		qsort(res->items + first, res->n - first, sizeof *res->items, cmp_finding);
+}
+
+void px_cuda_add_finding(struct px_cuda_results *res, const char *rule, uint32_t line, uint32_t col,
+                         const char *kernel, const char *arch, const char *fmt, ...)
+{
+	struct px_cuda_finding *x = PX_VEC_PUSH(res->items, res->n, res->cap);
+	x->rule = rule_id(rule);
+	x->severity = rule_sev(rule);
+	x->line = line;
+	x->column = col;
+	x->kernel = kernel;
+	x->arch = arch;
+	va_list ap;
+	va_start(ap, fmt);
+	x->message = xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
 void px_cuda_results_to_diags(const struct px_cuda_file *f, const struct px_cuda_results *res,

@@ -125,4 +125,10 @@ uint32_t cu_func_at(const struct px_cuda_file *f, uint32_t off);
  * assume, ptxray-ignore[-file]); malformed ones go to diags. */
 void cu_annotations(struct px_cuda_file *f, struct cu_priv *p, struct px_diags *diags);
 
+/* cuda_check.c: appends a finding (rule: an id of px_cuda_rules) and sorts
+ * res->items[first..] by line, column, rule, message. */
+void px_cuda_add_finding(struct px_cuda_results *res, const char *rule, uint32_t line, uint32_t col,
+                         const char *kernel, const char *arch, const char *fmt, ...) PX_PRINTF(7, 8);
+void px_cuda_results_sort(struct px_cuda_results *res, size_t first);
+
 #endif

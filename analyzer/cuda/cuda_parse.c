@@ -392,6 +392,30 @@ static void add_shared(struct px_cuda_file *f, struct cu_priv *p, TSNode n, TSNo
 	}
 }
 
+/* C++'s most vexing parse: inside a function, `dim3 block(TILE, ROWS)`
+ * reads as a function declarator whose parameters are bare type names
+ * (the macros TILE and ROWS). A local function declaration with only
+ * such parameters is taken as a constructor call with those arguments. */
+static bool vexing_ctor(TSNode d)
+{
+	if (!cu_node_is(d, "function_declarator"))
+		return false;
+	TSNode params = field(d, "parameters");
+	uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+	if (n == 0)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode pd = ts_node_named_child(params, i);
+		if (cu_node_is(pd, "comment"))
+			continue;
+		TSNode t = field(pd, "type");
+		if (!cu_node_is(pd, "parameter_declaration") || !ts_node_is_null(field(pd, "declarator")) ||
+		    ts_node_is_null(t) || !cu_node_is(t, "type_identifier") || ts_node_named_child_count(pd) != 1)
+			return false;
+	}
+	return true;
+}
+
 static void add_declaration(struct px_cuda_file *f, struct cu_priv *p, TSNode n)
 {
 	uint32_t func = cu_func_at(f, ts_node_start_byte(n));
@@ -417,6 +441,9 @@ static void add_declaration(struct px_cuda_file *f, struct cu_priv *p, TSNode n)
 		if (cu_node_is(d, "init_declarator")) {
 			value = field(d, "value");
 			ctor = !ts_node_is_null(value) && cu_node_is(value, "argument_list");
+		} else if (func && vexing_ctor(d)) {
+			value = field(d, "parameters");
+			ctor = true;
 		}
 		add_def(f, p, dup_node(f, p, name), ts_node_end_byte(n), value, ctor, is_const, false, tname);
 	}

@@ -142,7 +142,7 @@ void launch(const float *in, float *out, int n) {
   reduce5<<<n / BLOCK, BLOCK>>>(in, out);
 }
 
-// RUN: report {file}
+// RUN: report --no-compile {file}
 // EXIT: 0
 // EXPECT-BEGIN
 // tests/golden/cuda/reduce.cu (cuda source: 8 kernels, 8 analysed)
@@ -157,7 +157,7 @@ void launch(const float *in, float *out, int n) {
 //   shfl_new                       129        0      no 256x1x1(default) 0
 // EXPECT-END
 // EXPECT-STDERR-BEGIN
-// tests/golden/cuda/reduce.cu: note: source analyses only: registers, local memory and PTX accesses need the nvcc bridge, which is not available yet
+// tests/golden/cuda/reduce.cu: note: source analyses only (--no-compile): registers, local memory and PTX accesses need nvcc
 // tests/golden/cuda/reduce.cu:28:7: warning: store of sdata[...]: 8-way bank conflict (8.0 wavefronts per request, ideal 1.0) with block (256,1,1) [shared-bank-conflict]
 //       sdata[index] += sdata[index + s];
 //       ^

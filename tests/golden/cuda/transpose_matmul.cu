@@ -113,29 +113,38 @@ void host(float *A, float *B, float *C) {
   dyn<<<1, 256, 300 * 1024>>>(A);                 // BUG: over the SM's shared memory
 }
 
-// RUN: report {file}
+__global__ void dyn2(float *p) { extern __shared__ float s[]; s[threadIdx.x] = p[threadIdx.x]; }
+
+void late_optin(float *A) {
+  dyn2<<<1, 256, 80 * 1024>>>(A);                 // BUG: the opt-in comes after this launch
+  cudaFuncSetAttribute(dyn2, cudaFuncAttributeMaxDynamicSharedMemorySize, 80 * 1024);
+  dyn2<<<1, 256, 80 * 1024>>>(A);                 // fits
+}
+
+// RUN: report --no-compile {file}
 // EXIT: 0
 // EXPECT-BEGIN
-// tests/golden/cuda/transpose_matmul.cu (cuda source: 8 kernels, 8 analysed)
+// tests/golden/cuda/transpose_matmul.cu (cuda source: 9 kernels, 9 analysed)
 //   kernel                        line     smem dynamic block          launch sites
-//   transpose_naive                  8        0      no 256x1x1(default) 1
-//   transpose_tiled                 16     4096      no 256x1x1(default) 1
-//   transpose_padded                30     4224      no 256x1x1(default) 1
-//   matmul_tiled                    44     8192      no 256x1x1(default) 1
-//   matmul_transposed_tile          61     8192      no 256x1x1(default) 1
-//   matmul_transposed_padded        78     8320      no 256x1x1(default) 1
+//   transpose_naive                  8        0      no 32x8x1(config) 1
+//   transpose_tiled                 16     4096      no 32x8x1(config) 1
+//   transpose_padded                30     4224      no 32x8x1(config) 1
+//   matmul_tiled                    44     8192      no 32x32x1(config) 1
+//   matmul_transposed_tile          61     8192      no 32x32x1(config) 1
+//   matmul_transposed_padded        78     8320      no 32x32x1(config) 1
 //   bounded                         94        0      no 256x1x1(maxntid) 2
 //   dyn                             95        0     yes 256x1x1(default) 5
+//   dyn2                           116        0     yes 256x1x1(config) 2
 // EXPECT-END
 // EXPECT-STDERR-BEGIN
-// tests/golden/cuda/transpose_matmul.cu: note: source analyses only: registers, local memory and PTX accesses need the nvcc bridge, which is not available yet
-// tests/golden/cuda/transpose_matmul.cu:12:5: warning: store of odata[...] touches 32.0 sectors per warp request where 4.0 suffice, with block (256,1,1) [uncoalesced-global]
+// tests/golden/cuda/transpose_matmul.cu: note: source analyses only (--no-compile): registers, local memory and PTX accesses need nvcc
+// tests/golden/cuda/transpose_matmul.cu:12:5: warning: store of odata[...] touches 32.0 sectors per warp request where 4.0 suffice, with block (32,8,1) [uncoalesced-global]
 //     odata[x * N + (y + j)] = idata[(y + j) * N + x];
 //     ^
-// tests/golden/cuda/transpose_matmul.cu:26:30: warning: load of tile[...]: 32-way bank conflict (32.0 wavefronts per request, ideal 1.0) with block (256,1,1) [shared-bank-conflict]
+// tests/golden/cuda/transpose_matmul.cu:26:30: warning: load of tile[...]: 32-way bank conflict (32.0 wavefronts per request, ideal 1.0) with block (32,8,1) [shared-bank-conflict]
 //     odata[(y + j) * N + x] = tile[threadIdx.x][threadIdx.y + j];
 //                              ^
-// tests/golden/cuda/transpose_matmul.cu:68:5: warning: store of Bt[...]: 32-way bank conflict (32.0 wavefronts per request, ideal 1.0) with block (256,1,1) [shared-bank-conflict]
+// tests/golden/cuda/transpose_matmul.cu:68:5: warning: store of Bt[...]: 32-way bank conflict (32.0 wavefronts per request, ideal 1.0) with block (32,32,1) [shared-bank-conflict]
 //     Bt[threadIdx.x][threadIdx.y] = B[(t * TILE + threadIdx.y) * N + col];
 //     ^
 // tests/golden/cuda/transpose_matmul.cu:107:3: error: block of 512 threads exceeds bounded's __launch_bounds__(256): the launch fails with too many resources requested [launch-infeasible]
@@ -147,10 +156,16 @@ void host(float *A, float *B, float *C) {
 // tests/golden/cuda/transpose_matmul.cu:109:3: error: block (2048,1,1) exceeds the 1024 threads (x, y <= 1024, z <= 64) a block may have: the launch fails with an invalid configuration [launch-infeasible]
 //   dyn<<<1, 2048>>>(A);                            // BUG: more than 1024 threads
 //   ^
-// tests/golden/cuda/transpose_matmul.cu:113:3: error: on sm_90, 307200 bytes of shared memory per block (static 0 + dynamic 307200) exceed the 49152 a block may use without the opt-in [launch-infeasible]
+// tests/golden/cuda/transpose_matmul.cu:110:3: error: 65536 bytes of dynamic shared memory exceed 48 KiB without cudaFuncSetAttribute(dyn, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536): the launch fails [shared-memory-opt-in-missing]
+//   dyn<<<1, 256, 64 * 1024>>>(A);                  // BUG: 64 KiB dynamic without the opt-in
+//   ^
+// tests/golden/cuda/transpose_matmul.cu:113:3: error: on sm_90, 307200 bytes of shared memory per block (static 0 + dynamic 307200) exceed the 232448 a block may use, even with the opt-in [launch-infeasible]
 //   dyn<<<1, 256, 300 * 1024>>>(A);                 // BUG: over the SM's shared memory
 //   ^
 // tests/golden/cuda/transpose_matmul.cu:113:3: error: 307200 bytes of dynamic shared memory exceed 48 KiB without cudaFuncSetAttribute(dyn, cudaFuncAttributeMaxDynamicSharedMemorySize, 307200) (the opt-in found asks for less): the launch fails [shared-memory-opt-in-missing]
 //   dyn<<<1, 256, 300 * 1024>>>(A);                 // BUG: over the SM's shared memory
+//   ^
+// tests/golden/cuda/transpose_matmul.cu:119:3: error: 81920 bytes of dynamic shared memory exceed 48 KiB without cudaFuncSetAttribute(dyn2, cudaFuncAttributeMaxDynamicSharedMemorySize, 81920): the launch fails [shared-memory-opt-in-missing]
+//   dyn2<<<1, 256, 80 * 1024>>>(A);                 // BUG: the opt-in comes after this launch
 //   ^
 // EXPECT-STDERR-END
