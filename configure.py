@@ -113,6 +113,7 @@ MAIN = 'analyzer/main.c'
 UNIT_TESTS = [
     'tests/unit/test_analysis.c',
     'tests/unit/test_arch.c',
+    'tests/unit/test_cuda.c',
     'tests/unit/test_lexer.c',
     'tests/unit/test_lint.c',
     'tests/unit/test_occ_oracle.c',
@@ -125,6 +126,7 @@ UNIT_TESTS = [
 FUZZ = [
     'fuzz/fuzz_arch.c',
     'fuzz/fuzz_config.c',
+    'fuzz/fuzz_cuda.c',
     'fuzz/fuzz_ftable.c',
     'fuzz/fuzz_ptx.c',
     'fuzz/fuzz_ptxas.c',

@@ -424,6 +424,20 @@ static void scan_code(struct px_cuda_file *f, struct cu_priv *p)
 			}
 			continue;
 		}
+		/* a statement macro (`#define BODY { ...; }` or `... ;`) used as a
+		 * statement with no ';' after it: its last byte becomes ';' (an
+		 * expression statement of the same length), so the enclosing
+		 * function parses; the macro's own statements are not analysed */
+		if (m && m->off != UINT32_MAX && m->off < s && m->blen &&
+		    (memchr(m->body, ';', m->blen) || m->body[m->blen - 1] == '}')) {
+			uint32_t q = i;
+			while (q < len && (t[q] == ' ' || t[q] == '\t' || t[q] == '\n' || t[q] == '\r'))
+				q++;
+			if (q >= len || t[q] == '}' || is_id0(t[q])) {
+				b[i - 1] = ';';
+				continue;
+			}
+		}
 		/* a.b < / a->b < : one identifier of the same length */
 		uint32_t j = i;
 		if (j < len && (t[j] == '.' || (t[j] == '-' && j + 1 < len && t[j + 1] == '>'))) {
