@@ -19,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHMARKS = [
     'bench/speed.py',
     'bench/cuda_big.py',
+    'bench/cuda_corpus.py',
     'bench/regs.py',
     'bench/occupancy.py',
 ]
