@@ -80,6 +80,8 @@ LIB_SOURCES = [
     'rules/check_kernel.c',
     'rules/config.c',
     'rules/lint.c',
+    'rules/lint_compat.c',
+    'rules/lint_cuda.c',
     'rules/output.c',
     'rules/registry.c',
 ]

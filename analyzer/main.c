@@ -59,7 +59,7 @@ static const struct cmd commands[] = {
 	{"lint", "diagnostics from the rule catalogue: text, JSON, SARIF, GitHub annotations", cmd_lint,
 	 "usage: ptxray lint [options] PATH...\n"
 	 "       ptxray lint --show-config FILE\n"
-	 "  PATH                 a .ptx file, or a folder (searched for .ptx files)\n"
+	 "  PATH                 a .ptx, .cu or .cuh file, or a folder (searched for them)\n"
 	 "  --format text|json|sarif|github  output format (default text)\n"
 	 "  --fail-on error|warning|note  lowest severity that makes the exit status 1\n"
 	 "                       (default: the configuration's fail_on, else warning)\n"
@@ -1196,7 +1196,8 @@ static int cmp_cstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Appends the .ptx files under dir (sorted, recursive; hidden folders skipped). */
+/* Appends the .ptx, .cu and .cuh files under dir (sorted, recursive; hidden
+ * folders skipped), counting the CUDA ones in *skipped_cu. */
 static void walk_dir(const char *dir, char ***files, size_t *n, size_t *cap, size_t *skipped_cu)
 {
 	DIR *d = opendir(dir);
@@ -1219,11 +1220,11 @@ static void walk_dir(const char *dir, char ***files, size_t *n, size_t *cap, siz
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			walk_dir(p, files, n, cap, skipped_cu);
 			free(p);
-		} else if (has_suffix(p, ".ptx")) {
+		} else if (has_suffix(p, ".ptx") || has_suffix(p, ".cu") || has_suffix(p, ".cuh")) {
+			if (!has_suffix(p, ".ptx"))
+				++*skipped_cu;
 			*PX_VEC_PUSH(*files, *n, *cap) = p;
 		} else {
-			if (has_suffix(p, ".cu") || has_suffix(p, ".cuh"))
-				++*skipped_cu;
 			free(p);
 		}
 		free(names[i]);
@@ -1293,6 +1294,7 @@ static int cmd_lint(int argc, char **argv)
 	size_t nfiles = 0, capfiles = 0, skipped_cu = 0;
 	struct px_archset *set = NULL;
 	struct px_config_set *cs = NULL;
+	struct px_ftable *ftab = NULL;
 	struct lint_job *jl = NULL;
 	struct px_diags diags = {0};
 
@@ -1382,7 +1384,7 @@ static int cmd_lint(int argc, char **argv)
 		} else if (strncmp(a, "--ptxas=", 8) == 0) {
 			opt.ptxas = a + 8;
 		} else if (strcmp(a, "--no-compile") == 0) {
-			/* CUDA sources: the front end's source analyses only (no nvcc) */
+			opt.no_compile = true;   /* CUDA sources: the front end's source analyses only */
 		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
 			(void)v;  /* compile_commands.json: used by the CUDA front end */
 		} else if (a[0] == '-' && a[1]) {
@@ -1424,10 +1426,11 @@ static int cmd_lint(int argc, char **argv)
 		struct stat st;
 		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
 			walk_dir(paths[i], &files, &nfiles, &capfiles, &skipped_cu);
-		else if (has_suffix(paths[i], ".cu") || has_suffix(paths[i], ".cuh"))
-			skipped_cu++;
-		else
+		else {
+			if (has_suffix(paths[i], ".cu") || has_suffix(paths[i], ".cuh"))
+				skipped_cu++;
 			*PX_VEC_PUSH(files, nfiles, capfiles) = xstrdup(paths[i]);
+		}
 	}
 	set = load_archs(dirs, ndirs, &diags);
 	if (!set) {
@@ -1436,6 +1439,13 @@ static int cmd_lint(int argc, char **argv)
 		goto out;
 	}
 	opt.archset = set;
+	ftab = px_ftable_builtin(&diags);
+	if (!ftab) {
+		render_diags(stderr, &diags, NULL, 0);
+		rc = 2;
+		goto out;
+	}
+	opt.ftable = ftab;
 	opt.archs = (const char *const *)archv;
 	opt.narchs = narchs;
 	opt.only = (const char *const *)onlyv;
@@ -1519,9 +1529,10 @@ static int cmd_lint(int argc, char **argv)
 		px_baseline_filter(bl, &all);
 		px_baseline_delete(bl);
 	}
-	if (skipped_cu)
+	if (skipped_cu && !opt.no_compile)
 		px_diag_add(&diags, PX_NOTE, "ptxray", 0, 0, NULL,
-		            "%zu CUDA source file%s not linted: give their PTX (nvcc -ptx -lineinfo)",
+		            "%zu CUDA source file%s linted from source only: lint does not run the nvcc "
+		            "bridge yet (lint their PTX, nvcc -ptx -lineinfo, for the PTX rules)",
 		            skipped_cu, skipped_cu == 1 ? "" : "s");
 	render_diags(stderr, &diags, NULL, 0);
 	if (write_bl) {
@@ -1611,6 +1622,7 @@ out:
 	free(onlyv);
 	px_config_set_delete(cs);
 	px_archset_delete(set);
+	px_ftable_delete(ftab);
 	px_diags_free(&diags);
 	free(paths);
 	free(dirs);

@@ -92,7 +92,7 @@ static uint32_t fingerprint(const char *s, size_t n)
 	return h;
 }
 
-static void add_finding(struct px_lint_result *out, const char *rule, enum px_severity sev,
+void px_lint_add_finding(struct px_lint_result *out, const char *rule, enum px_severity sev,
                         const char *file, uint32_t line, uint32_t column, const char *kernel,
                         const char *arch, const char *text, size_t len, char *message)
 {
@@ -132,7 +132,7 @@ void px_rule_report(struct px_rule_ctx *c, const struct px_rule *r, uint32_t lin
 	va_end(ap);
 	char kname[256];
 	px_rule_kernel_name(c->k, kname, sizeof kname);
-	add_finding(c->out, r->id, c->eff->rules[r - rules].severity, c->file->path, line, column, kname,
+	px_lint_add_finding(c->out, r->id, c->eff->rules[r - rules].severity, c->file->path, line, column, kname,
 	            r->per_arch && c->arch ? c->arch->name : NULL, c->text, c->len, msg);
 }
 
@@ -297,9 +297,9 @@ void px_suppressions_free(struct px_suppressions *s)
 }
 
 /* bad-annotation findings for the suppressions themselves. */
-static void check_suppressions(const struct px_suppressions *s, const struct px_effective *eff,
-                               const char *path, const char *text, size_t len,
-                               struct px_lint_result *out)
+void px_lint_check_suppressions(const struct px_suppressions *s, const struct px_effective *eff,
+                                 const char *path, const char *text, size_t len,
+                                 struct px_lint_result *out)
 {
 	size_t nr;
 	const struct px_rule *rules = px_rules(&nr);
@@ -318,14 +318,36 @@ static void check_suppressions(const struct px_suppressions *s, const struct px_
 		if (!msg && !x->reason)
 			msg = xstrdup("ptxray-ignore needs a reason: `// ptxray-ignore: RULE — why`");
 		if (msg)
-			add_finding(out, bad->id, set->severity, path, x->comment_line, x->comment_column, NULL,
+			px_lint_add_finding(out, bad->id, set->severity, path, x->comment_line, x->comment_column, NULL,
 			            NULL, text, len, msg);
 	}
 }
 
+/* Moves mine's findings to out, dropping (and counting) those a
+ * suppression covers; bad-annotation findings are never suppressed.
+ * Empties mine. */
+void px_lint_apply_suppressions(struct px_lint_result *mine, struct px_suppressions *supp,
+                                struct px_lint_result *out)
+{
+	for (size_t i = 0; i < mine->n; i++) {
+		struct px_finding *f = &mine->items[i];
+		if (strcmp(f->rule, "bad-annotation") != 0 && px_suppressions_match(supp, f->rule, f->line)) {
+			out->suppressed++;
+			free(f->file);
+			free(f->message);
+			free(f->kernel);
+			free(f->arch);
+			continue;
+		}
+		*PX_VEC_PUSH(out->items, out->n, out->cap) = *f;
+	}
+	free(mine->items);
+	memset(mine, 0, sizeof *mine);
+}
+
 /* ---- one file ---- */
 
-static bool selected(const struct px_lint_options *opt, const char *id)
+bool px_lint_selected(const struct px_lint_options *opt, const char *id)
 {
 	if (!opt->nonly)
 		return true;
@@ -381,6 +403,13 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 		px_effective_free(&eff);
 		return false;
 	}
+	size_t pl = strlen(path);
+	if ((pl > 3 && strcmp(path + pl - 3, ".cu") == 0) || (pl > 4 && strcmp(path + pl - 4, ".cuh") == 0)) {
+		bool ok = px_lint_cuda(path, text, len, cfg, &eff, opt, out, diags);
+		free(text);
+		px_effective_free(&eff);
+		return ok;
+	}
 	struct px_report_options ropt = {0};
 	memcpy(ropt.block, opt->block[0] ? opt->block : cfg->block, sizeof ropt.block);
 	memcpy(ropt.grid, cfg->grid, sizeof ropt.grid);
@@ -406,8 +435,8 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 	struct px_suppressions supp = {0};
 	px_suppressions_scan(&supp, mtext, mlen);
 	struct px_lint_result mine = {0};
-	if (selected(opt, "bad-annotation"))
-		check_suppressions(&supp, &eff, path, mtext, mlen, &mine);
+	if (px_lint_selected(opt, "bad-annotation"))
+		px_lint_check_suppressions(&supp, &eff, path, mtext, mlen, &mine);
 
 	/* the targets */
 	const char *const *archs = opt->narchs ? opt->archs : eff.archs;
@@ -432,24 +461,13 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 				            "no arch table for '%s': the rules that need one are skipped", archs[a]);
 			target_occupancy(&c, &ropt, cfg);
 			for (size_t r = 0; r < nr; r++)
-				if (rules[r].check && eff.rules[r].state == PX_RULE_ON && selected(opt, rules[r].id))
+				if (rules[r].check && eff.rules[r].state == PX_RULE_ON && px_lint_selected(opt, rules[r].id))
 					rules[r].check(&c, &rules[r]);
 		}
 	}
-	/* suppressions */
-	for (size_t i = 0; i < mine.n; i++) {
-		struct px_finding *f = &mine.items[i];
-		if (strcmp(f->rule, "bad-annotation") != 0 && px_suppressions_match(&supp, f->rule, f->line)) {
-			out->suppressed++;
-			free(f->file);
-			free(f->message);
-			free(f->kernel);
-			free(f->arch);
-			continue;
-		}
-		*PX_VEC_PUSH(out->items, out->n, out->cap) = *f;
-	}
-	free(mine.items);
+	/* the compatibility rules: the compat engine's verdicts on the targets */
+	px_lint_compat(path, mtext, mlen, &rep, archs, narchs, &eff, opt, &mine, diags);
+	px_lint_apply_suppressions(&mine, &supp, out);
 	px_suppressions_free(&supp);
 	px_file_report_free(&rep);
 	px_effective_free(&eff);

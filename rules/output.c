@@ -257,7 +257,7 @@ void px_rules_list(struct px_buf *out)
 		px_buf_printf(out, "%-30s %-12s %-8s %-4s %s", r->id, px_rule_category_name(r->category),
 		              px_severity_name(r->severity), r->on ? "yes" : "no", r->summary);
 		if (r->provider)
-			px_buf_printf(out, " (planned: provided by %s)", r->provider);
+			px_buf_printf(out, " (provided by %s)", r->provider);
 		px_buf_puts(out, "\n");
 	}
 }
@@ -279,7 +279,7 @@ void px_rule_doc(struct px_buf *out, const struct px_rule *r)
 	px_buf_printf(out, "  category: %s; default severity: %s; on by default: %s\n",
 	              px_rule_category_name(r->category), px_severity_name(r->severity), r->on ? "yes" : "no");
 	if (r->provider)
-		px_buf_printf(out, "  planned: provided by %s\n", r->provider);
+		px_buf_printf(out, "  provided by: %s\n", r->provider);
 	if (r->threshold_key)
 		px_buf_printf(out, "  threshold: %s = %g: %s\n", r->threshold_key, r->threshold, r->threshold_doc);
 	px_buf_printf(out, "\nmessage:\n  %s\n\ndescription:\n", r->message);
@@ -325,9 +325,10 @@ void px_rules_man(struct px_buf *out, const char *date, const char *version)
 	                 "Every rule\n.BR ptxray\\-lint (1)\n"
 	                 "knows, in the order of its registry.\nEach has a category, a default severity, "
 	                 "and is on or off by default;\n.BR ptxray\\-config (5)\n"
-	                 "changes these per path.\nA rule marked\n.I planned\n"
-	                 "is listed for configuration and suppression, and its findings come from the "
-	                 "analysis named.\nThe same text is printed by\n.BR \"ptxray rules\" \" ID\".\n"
+	                 "changes these per path.\nA rule marked\n.I provided by\n"
+	                 "takes its findings from the analysis named (the compatibility engine of\n"
+	                 ".BR ptxray\\-compat (1));\nconfiguration, suppressions and baselines apply as to "
+	                 "every rule.\nThe same text is printed by\n.BR \"ptxray rules\" \" ID\".\n"
 	                 ".SH RULES\n");
 	for (size_t i = 0; i < nr; i++) {
 		const struct px_rule *r = &rules[i];
@@ -340,7 +341,7 @@ void px_rules_man(struct px_buf *out, const char *date, const char *version)
 		              px_rule_category_name(r->category), px_severity_name(r->severity),
 		              r->on ? "yes" : "no");
 		if (r->provider) {
-			px_buf_puts(out, ".br\nPlanned: provided by ");
+			px_buf_puts(out, ".br\nProvided by ");
 			roff(out, r->provider);
 			px_buf_puts(out, ".\n");
 		}

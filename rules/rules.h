@@ -20,6 +20,8 @@
 
 #include "report.h"
 
+struct px_ftable;
+
 /* ---- the catalogue ---- */
 enum px_rule_category { PX_CAT_CORRECTNESS, PX_CAT_PERFORMANCE, PX_CAT_PORTABILITY, PX_CAT_STYLE };
 const char *px_rule_category_name(enum px_rule_category c);
@@ -177,6 +179,8 @@ struct px_lint_options {
 	const char *ptxas;
 	uint32_t block[3];           /* --block: overrides the config's default */
 	const char *const *only; uint32_t nonly;   /* --only: just these rules */
+	const struct px_ftable *ftable;  /* the PTX feature table (compat rules); NULL: skipped */
+	bool no_compile;             /* --no-compile: CUDA files get the source analyses only */
 };
 /* The context a rule's check gets. */
 struct px_rule_ctx {

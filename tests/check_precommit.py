@@ -5,7 +5,8 @@ pre-commit (https://pre-commit.com, Debian package `pre-commit`).
 In a scratch folder: a hook repository holding this repository's
 .pre-commit-hooks.yaml (committed, as a fresh clone would have it), and a
 user repository whose .pre-commit-config.yaml adds the hook in three lines.
-Then, with BUILD_DIR's ptxray on PATH:
+Then, with BUILD_DIR's ptxray on PATH, for a repository of CUDA C files
+(.cu, the issue's judge) and again for one of PTX files:
  1. a commit of a clean kernel goes through;
  2. a commit adding a shared-memory bank conflict is blocked, and the
     output names the rule;
@@ -28,9 +29,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def kernel(name):
-    """A rule fixture's PTX without its test directives."""
+    """A rule fixture (PTX or CUDA C) without its test directives."""
     text = open(os.path.join(ROOT, 'tests', 'golden', 'rules', 'shared-bank-conflict', name)).read()
     return text.split('// RUN:', 1)[0].rstrip() + '\n'
+
+
+# Each variant: the file extension, and text found on the conflicting line
+# (the suppression goes on the line above it).
+VARIANTS = (('.cu', 'tile[x][y]'), ('.ptx', 'ld.shared'))
 
 
 def main():
@@ -88,51 +94,53 @@ def main():
             sh(['git', 'add', *files], repo)
             return sh(['git', 'commit', '-m', msg], repo)
 
-        # 1-3: a new repository
-        repo = user_repo('kernels')
-        rc, out = sh(['pre-commit', 'install'], repo)
-        check(rc == 0, 'pre-commit install', out)
-        with open(os.path.join(repo, 'clean.ptx'), 'w') as f:
-            f.write(kernel('silent.ptx'))
-        rc, out = commit(repo, ['.pre-commit-config.yaml', 'clean.ptx'], 'clean kernel')
-        check(rc == 0 and 'ptxray lint' in out, 'a clean kernel is committed', out)
-        bad = kernel('fires.ptx')
-        with open(os.path.join(repo, 'transpose.ptx'), 'w') as f:
-            f.write(bad)
-        rc, out = commit(repo, ['transpose.ptx'], 'bank conflict')
-        check(rc != 0 and 'shared-bank-conflict' in out and 'Failed' in out,
-              'a commit adding a bank conflict is blocked', out)
-        lines = bad.split('\n')
-        i = next(k for k, l in enumerate(lines) if 'ld.shared' in l)
-        lines.insert(i, '\t// ptxray-ignore: shared-bank-conflict \u2014 read once per block, not hot')
-        with open(os.path.join(repo, 'transpose.ptx'), 'w') as f:
-            f.write('\n'.join(lines))
-        rc, out = commit(repo, ['transpose.ptx'], 'bank conflict, suppressed with a reason')
-        check(rc == 0, 'a suppression with a reason lets it through', out)
-        lines[i] = '\t// ptxray-ignore: shared-bank-conflict'
-        with open(os.path.join(repo, 'transpose.ptx'), 'w') as f:
-            f.write('\n'.join(lines))
-        rc, out = commit(repo, ['transpose.ptx'], 'suppression without a reason')
-        check(rc != 0 and 'bad-annotation' in out, 'a suppression without a reason is blocked', out)
+        for ext, marker in VARIANTS:
+            # 1-3: a new repository
+            repo = user_repo('kernels' + ext[1:])
+            rc, out = sh(['pre-commit', 'install'], repo)
+            check(rc == 0, 'pre-commit install (%s)' % ext, out)
+            with open(os.path.join(repo, 'clean' + ext), 'w') as f:
+                f.write(kernel('silent' + ext))
+            rc, out = commit(repo, ['.pre-commit-config.yaml', 'clean' + ext], 'clean kernel')
+            check(rc == 0 and 'ptxray lint' in out, 'a clean kernel is committed (%s)' % ext, out)
+            bad = kernel('fires' + ext)
+            with open(os.path.join(repo, 'transpose' + ext), 'w') as f:
+                f.write(bad)
+            rc, out = commit(repo, ['transpose' + ext], 'bank conflict')
+            check(rc != 0 and 'shared-bank-conflict' in out and 'Failed' in out,
+                  'a commit adding a bank conflict is blocked (%s)' % ext, out)
+            lines = bad.split('\n')
+            i = next(k for k, l in enumerate(lines) if marker in l)
+            indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+            lines.insert(i, indent + '// ptxray-ignore: shared-bank-conflict \u2014 read once per block, not hot')
+            with open(os.path.join(repo, 'transpose' + ext), 'w') as f:
+                f.write('\n'.join(lines))
+            rc, out = commit(repo, ['transpose' + ext], 'bank conflict, suppressed with a reason')
+            check(rc == 0, 'a suppression with a reason lets it through (%s)' % ext, out)
+            lines[i] = indent + '// ptxray-ignore: shared-bank-conflict'
+            with open(os.path.join(repo, 'transpose' + ext), 'w') as f:
+                f.write('\n'.join(lines))
+            rc, out = commit(repo, ['transpose' + ext], 'suppression without a reason')
+            check(rc != 0 and 'bad-annotation' in out, 'a suppression without a reason is blocked (%s)' % ext, out)
 
-        # 4: an old repository adopts the hook with a baseline
-        old = user_repo('legacy', args=['--baseline', '.ptxray-baseline'])
-        with open(os.path.join(old, 'old.ptx'), 'w') as f:
-            f.write(bad)
-        commit(old, ['old.ptx'], 'old code')
-        rc, out = sh(['ptxray', 'lint', '--write-baseline', '.ptxray-baseline', 'old.ptx'], old)
-        check(rc == 0, 'ptxray lint --write-baseline', out)
-        sh(['pre-commit', 'install'], old)
-        rc, out = commit(old, ['.pre-commit-config.yaml', '.ptxray-baseline'], 'adopt ptxray')
-        check(rc == 0, 'the hook is adopted', out)
-        with open(os.path.join(old, 'old.ptx'), 'w') as f:
-            f.write('// a new header moves the old code down\n\n' + bad)
-        rc, out = commit(old, ['old.ptx'], 'touch old code')
-        check(rc == 0, 'the baseline lets an old repository commit its old findings', out)
-        with open(os.path.join(old, 'new.ptx'), 'w') as f:
-            f.write(bad)
-        rc, out = commit(old, ['new.ptx'], 'new bank conflict')
-        check(rc != 0 and 'shared-bank-conflict' in out, 'a new finding is still blocked', out)
+            # 4: an old repository adopts the hook with a baseline
+            old = user_repo('legacy' + ext[1:], args=['--baseline', '.ptxray-baseline'])
+            with open(os.path.join(old, 'old' + ext), 'w') as f:
+                f.write(bad)
+            commit(old, ['old' + ext], 'old code')
+            rc, out = sh(['ptxray', 'lint', '--write-baseline', '.ptxray-baseline', 'old' + ext], old)
+            check(rc == 0, 'ptxray lint --write-baseline (%s)' % ext, out)
+            sh(['pre-commit', 'install'], old)
+            rc, out = commit(old, ['.pre-commit-config.yaml', '.ptxray-baseline'], 'adopt ptxray')
+            check(rc == 0, 'the hook is adopted (%s)' % ext, out)
+            with open(os.path.join(old, 'old' + ext), 'w') as f:
+                f.write('// a new header moves the old code down\n\n' + bad)
+            rc, out = commit(old, ['old' + ext], 'touch old code')
+            check(rc == 0, 'the baseline lets an old repository commit its old findings (%s)' % ext, out)
+            with open(os.path.join(old, 'new' + ext), 'w') as f:
+                f.write(bad)
+            rc, out = commit(old, ['new' + ext], 'new bank conflict')
+            check(rc != 0 and 'shared-bank-conflict' in out, 'a new finding is still blocked (%s)' % ext, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print('%d passed, %d failed' % (passed, failed))

@@ -1,0 +1,16 @@
+// CUDA: a column read of a 32x32 tile: 32-way bank conflict.
+#define T 32
+__global__ void transpose(const float *in, float *out) {
+  __shared__ float tile[T][T];
+  int x = threadIdx.x, y = threadIdx.y;
+  tile[y][x] = in[y * T + x];
+  __syncthreads();
+  out[y * T + x] = tile[x][y];
+}
+void launch(const float *in, float *out) { transpose<<<1, dim3(32, 32)>>>(in, out); }
+
+// RUN: lint --no-compile --format json {file}
+// EXIT: 1
+// EXPECT-BEGIN
+// {"schema":"ptxray-lint/1","diagnostics":[{"rule":"shared-bank-conflict","severity":"warning","file":"tests/golden/rules/shared-bank-conflict/default.cu","line":8,"column":20,"message":"load of tile[...]: 32-way bank conflict (32.0 wavefronts per request, ideal 1.0) with block (32,32,1)","kernel":"transpose","arch":null}],"suppressed":0,"baselined":0}
+// EXPECT-END
