@@ -66,6 +66,8 @@ LIB_SOURCES = [
     'analyzer/report_json.c',
     'analyzer/report_text.c',
     'analyzer/resources.c',
+    'analyzer/simt/simt.c',
+    'analyzer/simt/simt_exec.c',
     'analyzer/util.c',
     'analyzer/verify.c',
     'arch/arch.c',

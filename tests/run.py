@@ -48,6 +48,7 @@ CHECKERS = [
     'tests/check_ptxas.py',
     'tests/check_spills.py',
     'tests/check_rules.py',
+    'tests/check_simt.py',
 ]
 
 SUMMARY_RE = re.compile(r'(\d+) passed, (\d+) failed')

@@ -1,0 +1,1118 @@
+/* simt.c: `ptxray simt`: runs one thread block of a kernel through the
+ * interpreter (simt_exec.c) under a cycle-level timing model, tracks the
+ * chosen loops and renders the result (text and ptxray-simt/1 JSON).
+ *
+ * Control flow: a SIMT reconvergence stack per warp, reconverging at the
+ * immediate post-dominator of each divergent branch (GPGPU-Sim's model; the
+ * fall-through side runs first). Exited lanes leave every entry. This is the
+ * pre-Volta model; under independent thread scheduling (compute capability
+ * 7.0 and newer) the paths of a warp may interleave, so code that only works
+ * in lock step (warp-synchronous shared memory without __syncwarp) is
+ * reported as a shared-race, and a membermask naming lanes on another path
+ * as a shuffle-mask violation.
+ *
+ * Timing: warps go to the SM's sub-partitions round-robin (warp w to
+ * scheduler w mod N); each scheduler issues at most one instruction per cycle,
+ * choosing the oldest ready warp after the one it issued last (loose round
+ * robin). An instruction is ready when the scoreboard says its source
+ * registers are written (latency by pipeline, from the arch table's latency
+ * section) and its pipeline is free (issue cycles = 32 lanes / the table's
+ * per-sub-partition throughput). Shared memory occupies the SM-wide MIO for
+ * one cycle per wavefront (bank conflicts from px_warp_wavefronts); global
+ * and local loads occupy the load/store unit per sector (px_warp_sectors)
+ * and take the L1, L2 or DRAM latency from a cache of 128-byte lines this
+ * block has touched (L1: loads without .cg; L2: any access; first touch:
+ * DRAM). A bar.sync releases when every live warp waits at it, after the
+ * table's barrier latency plus a cost per warp.
+ *
+ * Unknown values (memory never written by the kernel, parameters without
+ * --param, except 64-bit ones which get distinct synthetic addresses):
+ * results are marked unknown and propagate. A branch on an unknown
+ * predicate stays in its loop for --iters iterations and then leaves; any
+ * other unknown branch falls through. Accesses at unknown addresses are
+ * skipped. Each such place is listed once in the result's notes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../arch/arch.h"
+#include "../report.h"
+#include "simt_int.h"
+
+const char *px_simt_stall_name(unsigned s)
+{
+	static const char *const n[] = {
+#define X(e, s, d) s,
+		PX_SIMT_STALLS(X)
+#undef X
+	};
+	return s < PX_COUNTOF(n) ? n[s] : "?";
+}
+
+const char *px_simt_kind_name(unsigned k)
+{
+	static const char *const n[] = {
+#define X(e, s) s,
+		PX_SIMT_KINDS(X)
+#undef X
+	};
+	return k < PX_COUNTOF(n) ? n[k] : "?";
+}
+
+static double metric(const struct px_arch_metric *t, uint32_t n, const char *name, double dflt)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return t[i].value;
+	return dflt;
+}
+
+/* Latencies and issue costs from the arch table (-1 = absent: the caller
+ * has checked that the table has a latency section). */
+static void load_timing(struct sim *s, const struct px_arch *a)
+{
+	static const char *const lat_names[P_COUNT] = {"alu", "imad", "fp32", "fp64", "sfu", "shared",
+	                                               "l1", "shfl", "barrier", "branch"};
+	static const char *const tp_names[P_COUNT] = {"alu", "imad", "fp32_fma", "fp64_fma", "sfu",
+	                                              "shared_wavefronts", "lsu_sectors", "shfl", "barrier",
+	                                              "branch"};
+	double sub = a->subpartitions ? a->subpartitions : 4;
+	for (int p = 0; p < P_COUNT; p++) {
+		s->lat[p] = metric(a->latency, a->nlatency, lat_names[p], 4);
+		double tp = metric(a->throughput, a->nthroughput, tp_names[p], 32 * sub);
+		/* shuffles share the SM-wide MIO: cycles of it per warp-instruction */
+		s->occ[p] = tp > 0 ? 32.0 * (p == P_SHFL || p == P_SHARED ? 1 : sub) / tp : 1;
+		if (s->occ[p] < 1)
+			s->occ[p] = 1;
+	}
+	s->lat_l1 = metric(a->latency, a->nlatency, "l1", 40);
+	s->lat_l2 = metric(a->latency, a->nlatency, "l2", 270);
+	s->lat_dram = metric(a->latency, a->nlatency, "dram", 500);
+	s->lat_bar = metric(a->latency, a->nlatency, "barrier", 14);
+	s->bar_per_warp = metric(a->latency, a->nlatency, "barrier_per_warp", 2);
+	s->lsu_sectors_per_clk = metric(a->throughput, a->nthroughput, "lsu_sectors", 4);
+	if (s->lsu_sectors_per_clk <= 0)
+		s->lsu_sectors_per_clk = 4;
+}
+
+/* ---- set-up ---- */
+static bool setup(struct sim *s, struct px_diags *diags, const char *path)
+{
+	const struct px_func *f = s->f;
+	const struct px_simt_options *opt = s->opt;
+	/* register slots */
+	s->slot_base = xcalloc(f->nregs + 1, sizeof *s->slot_base);
+	for (uint32_t r = 0; r < f->nregs; r++) {
+		s->slot_base[r] = s->nslots;
+		s->nslots += f->regs[r].vec ? f->regs[r].vec : 1;
+	}
+	/* variables: shared at offsets from 0, in declaration order (kernel's own, then module's) */
+	s->var_addr = xcalloc(f->nvars + 1, sizeof *s->var_addr);
+	s->mvar_addr = xcalloc(s->m->nvars + 1, sizeof *s->mvar_addr);
+	uint64_t sh = 0, loc = 0, glob = SIM_GLOBAL_VARS;
+	bool dyn = false;
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t n = pass ? s->m->nvars : f->nvars;
+		const struct px_var *vs = pass ? s->m->vars : f->vars;
+		uint64_t *addr = pass ? s->mvar_addr : s->var_addr;
+		for (uint32_t i = 0; i < n; i++) {
+			const struct px_var *v = &vs[i];
+			uint64_t al = px_var_align(v);
+			if (!al)
+				al = 1;
+			if (v->space == PX_SPACE_SHARED || v->space == PX_SPACE_SHARED_CTA) {
+				if (v->unsized) {
+					dyn = true;
+					continue;
+				}
+				if (pass && !v->mentioned && !f->nmod_mentions)
+					continue;
+				sh = (sh + al - 1) / al * al;
+				addr[i] = sh;
+				sh += px_var_size(v);
+			} else if (v->space == PX_SPACE_LOCAL) {
+				loc = (loc + al - 1) / al * al;
+				addr[i] = loc;
+				loc += px_var_size(v);
+			} else if (v->space == PX_SPACE_GLOBAL || v->space == PX_SPACE_CONST) {
+				glob = (glob + 255) / 256 * 256;
+				addr[i] = glob;
+				glob += px_var_size(v) + 256;
+			}
+		}
+	}
+	s->sh_static = sh;
+	uint64_t dynb = opt->dynamic_shared;
+	if (dyn && !dynb) {
+		dynb = sh < 48 * 1024 ? 48 * 1024 - sh : 0;
+		*PX_VEC_PUSH(s->res->notes, s->res->nnotes, s->res->capnotes) = xasprintf(
+			"the kernel uses dynamic shared memory: %llu bytes assumed (--dynamic-shared)",
+			(unsigned long long)dynb);
+	}
+	sh = (sh + 15) / 16 * 16;
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t n = pass ? s->m->nvars : f->nvars;
+		const struct px_var *vs = pass ? s->m->vars : f->vars;
+		uint64_t *addr = pass ? s->mvar_addr : s->var_addr;
+		for (uint32_t i = 0; i < n; i++)
+			if ((vs[i].space == PX_SPACE_SHARED || vs[i].space == PX_SPACE_SHARED_CTA) && vs[i].unsized)
+				addr[i] = sh;
+	}
+	s->sh_limit = s->sh_static + dynb;
+	if (dyn)
+		s->sh_limit = sh + dynb;
+	s->sh_words = (s->sh_limit + 3) / 4 + 2;
+	s->sh = xcalloc(s->sh_words, sizeof *s->sh);
+	for (uint64_t i = 0; i < s->sh_words; i++)
+		s->sh[i].wtid = s->sh[i].rtid = -1;
+	/* parameters */
+	s->param_val = xcalloc(f->nparams + 1, sizeof *s->param_val);
+	s->param_known = xcalloc(f->nparams + 1, sizeof *s->param_known);
+	s->param_off = xcalloc(f->nparams + 1, sizeof *s->param_off);
+	uint64_t poff = 0;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const struct px_var *p = &f->params[i];
+		uint64_t al = px_var_align(p);
+		if (!al)
+			al = 1;
+		poff = (poff + al - 1) / al * al;
+		s->param_off[i] = poff;
+		poff += px_var_size(p);
+		if (px_var_size(p) == 8 && px_type_kind(p->type) != 'f') {
+			s->param_val[i] = SIM_PARAM_PTR(i);
+			s->param_known[i] = true;
+		}
+	}
+	for (uint32_t k = 0; k < opt->nparams; k++) {
+		const char *name = opt->params[k].name;
+		size_t nlen = strcspn(name, "=");
+		char *end;
+		unsigned long idx = strtoul(name, &end, 10);
+		bool by_index = end == name + nlen && nlen > 0;
+		bool found = false;
+		for (uint32_t i = 0; i < f->nparams; i++) {
+			if ((by_index && idx == i) ||
+			    px_str_eq(f->params[i].name, px_str_make(name, nlen))) {
+				s->param_val[i] = (uint64_t)opt->params[k].value;
+				s->param_known[i] = true;
+				found = true;
+			}
+		}
+		if (!found) {
+			px_diag_add(diags, PX_ERROR, path, f->line, f->col, NULL,
+			            "--param %.*s: kernel '%.*s' has no such parameter", (int)nlen, name, PX_STR_ARG(f->name));
+			return false;
+		}
+	}
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (!s->param_known[i])
+			*PX_VEC_PUSH(s->res->notes, s->res->nnotes, s->res->capnotes) = xasprintf(
+				"parameter %u (%.*s) has no value (--param): what depends on it is unknown", i,
+				PX_STR_ARG(f->params[i].name));
+	return true;
+}
+
+static void free_sim(struct sim *s)
+{
+	for (uint32_t i = 0; i < s->nwarps; i++) {
+		struct sim_warp *w = &s->w[i];
+		free(w->stk);
+		free(w->val);
+		free(w->unk);
+		free(w->ready);
+		free(w->mem_pending);
+		free(w->loop_iter);
+		free(w->hdr_count);
+		free(w->entered);
+		free(w->done);
+	}
+	free(s->w);
+	free(s->ins);
+	free(s->slot_base);
+	free(s->var_addr);
+	free(s->mvar_addr);
+	free(s->sh);
+	free(s->param_val);
+	free(s->param_known);
+	free(s->param_off);
+	free(s->block_start);
+	free(s->loop_sel);
+	free(s->block_loop);
+	free(s->lr);
+	free(s->loop_issued);
+	free(s->loop_lanes);
+	free(s->loop_first);
+	free(s->loop_last);
+	free(s->loop_busy_until);
+	free(s->loop_cycles);
+	free(s->noted);
+	free(s->viol_seen);
+	sim_mem_free(&s->global);
+	sim_mem_free(&s->l1);
+	sim_mem_free(&s->l2);
+}
+
+/* ---- loops ---- */
+static bool in_loop(const struct px_func *f, uint32_t l, uint32_t b)
+{
+	const struct px_loop *lp = &f->loops[l];
+	uint32_t lo = 0, hi = lp->nblocks;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (lp->blocks[mid] == b)
+			return true;
+		if (lp->blocks[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static uint32_t loop_weight(const struct px_func *f, uint32_t l)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < f->loops[l].nblocks; i++) {
+		const struct px_block *b = &f->blocks[f->loops[l].blocks[i]];
+		n += b->end - b->first;
+	}
+	uint32_t w = n;
+	for (uint32_t d = 1; d < f->loops[l].depth && d < 6; d++)
+		w *= 8;
+	return w;
+}
+
+static bool select_loops(struct sim *s, struct px_diags *diags, const char *path)
+{
+	const struct px_func *f = s->f;
+	s->nloops = f->nloops;
+	s->loop_sel = xcalloc(f->nloops + 1, sizeof *s->loop_sel);
+	const char *sel = s->opt->loop;
+	if (sel && strcmp(sel, "all") == 0) {
+		for (uint32_t l = 0; l < f->nloops; l++)
+			s->loop_sel[l] = true;
+	} else if (sel) {
+		char *end;
+		unsigned long line = strtoul(sel, &end, 10);
+		bool any = false;
+		for (uint32_t l = 0; l < f->nloops && *end == 0; l++) {
+			/* the PTX line of any instruction of the header, or its .loc line */
+			const struct px_block *b = &f->blocks[f->loops[l].header];
+			for (uint32_t i = b->first; i < b->end; i++)
+				if (f->insns[i].line == line || f->insns[i].loc_line == line) {
+					s->loop_sel[l] = true;
+					any = true;
+					break;
+				}
+			for (uint32_t k = 0; k < f->nlabels && !s->loop_sel[l]; k++)
+				if (f->labels[k].insn == b->first && f->labels[k].line == line) {
+					s->loop_sel[l] = any = true;
+				}
+		}
+		if (!any) {
+			px_diag_add(diags, PX_ERROR, path, f->line, f->col, NULL,
+			            "--loop %s: no loop of kernel '%.*s' has its header at that line", sel,
+			            PX_STR_ARG(f->name));
+			return false;
+		}
+	} else {
+		/* innermost loops, by static weight (instructions x 8^(depth-1)): the heaviest four */
+		for (int k = 0; k < 4; k++) {
+			int32_t best = -1;
+			uint32_t bw = 0;
+			for (uint32_t l = 0; l < f->nloops; l++) {
+				bool inner = true;
+				for (uint32_t c = 0; c < f->nloops; c++)
+					if (f->loops[c].parent == (int32_t)l)
+						inner = false;
+				uint32_t wt = loop_weight(f, l);
+				if (inner && !s->loop_sel[l] && (best < 0 || wt > bw)) {
+					best = (int32_t)l;
+					bw = wt;
+				}
+			}
+			if (best >= 0)
+				s->loop_sel[best] = true;
+		}
+	}
+	s->block_loop = xcalloc(f->nblocks + 1, sizeof *s->block_loop);
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		s->block_loop[b] = -1;
+		int32_t l = f->blocks[b].loop;
+		while (l >= 0 && !s->loop_sel[l])
+			l = f->loops[l].parent;
+		s->block_loop[b] = l;
+	}
+	return true;
+}
+
+/* ---- the run ---- */
+static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+	struct sim_frame *fr = PX_VEC_PUSH(w->stk, w->nstk, w->capstk);
+	fr->pc = pc;
+	fr->rpc = rpc;
+	fr->mask = mask;
+}
+
+static void settle(struct sim_warp *w)
+{
+	while (w->nstk) {
+		struct sim_frame *t = &w->stk[w->nstk - 1];
+		if ((t->mask & ~w->exited) == 0 || t->pc == t->rpc || t->pc == UINT32_MAX)
+			w->nstk--;
+		else
+			break;
+	}
+	if (!w->nstk)
+		w->state = W_DONE;
+}
+
+/* Releases the block barrier when every live warp waits at it; reports a
+ * deadlock when every live warp waits but not at the same barrier. */
+static void check_barrier(struct sim *s)
+{
+	uint32_t waiting = 0, live = 0, id = UINT32_MAX;
+	bool same = true;
+	int32_t first = -1, other = -1;
+	for (uint32_t i = 0; i < s->nwarps; i++) {
+		struct sim_warp *w = &s->w[i];
+		if (w->state == W_DONE)
+			continue;
+		live++;
+		if (w->state == W_BARRIER) {
+			waiting++;
+			if (id == UINT32_MAX) {
+				id = w->bar_id;
+				first = (int32_t)i;
+			} else if (w->bar_id != id) {
+				same = false;
+				other = (int32_t)i;
+			}
+		}
+	}
+	if (!live || waiting != live)
+		return;
+	if (!same) {
+		struct sim_warp *a = &s->w[first], *b = &s->w[other];
+		uint32_t pa = a->stk[a->nstk - 1].pc - 1, pb = b->stk[b->nstk - 1].pc - 1;
+		(void)pb;
+		sim_violation(s, PX_V_DEADLOCK, pa, a->id * 32, b->id * 32,
+		              "warps wait at different barriers (barrier %u at line %u, barrier %u at line %u): "
+		              "none can go on", a->bar_id, s->ins[pa].in->line, b->bar_id, s->ins[pb].in->line);
+		s->stop = true;
+		s->stop_reason = "deadlock";
+		return;
+	}
+	uint64_t rel = s->cycle + (uint64_t)(s->lat_bar + s->bar_per_warp * live + 0.5);
+	for (uint32_t i = 0; i < s->nwarps; i++) {
+		struct sim_warp *w = &s->w[i];
+		if (w->state == W_BARRIER) {
+			w->state = W_READY;
+			w->resume = rel;
+		}
+	}
+	s->epoch++;
+}
+
+static void account_loop_enter(struct sim *s, struct sim_warp *w, uint32_t b, uint32_t pc)
+{
+	const struct px_func *f = s->f;
+	int32_t il = f->blocks[b].loop;
+	/* per-loop iteration counters (every loop, for the unknown-branch policy) */
+	if (il >= 0 && f->loops[il].header == b && pc == f->blocks[b].first) {
+		if (w->prev_block != b && !in_loop(f, (uint32_t)il, w->prev_block))
+			w->loop_iter[il] = 0;
+		w->loop_iter[il]++;
+		if (s->loop_sel[il]) {
+			w->hdr_count[il]++;
+			w->entered[il] = true;
+		}
+	}
+}
+
+static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t active)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	uint32_t unk;
+	uint32_t taken = sim_guard(s, w, si, active, &unk);
+	if (!unk)
+		return taken;
+	/* the documented policy: stay in the loop for --iters iterations */
+	const struct px_func *f = s->f;
+	uint32_t b = si->in->block;
+	int32_t l = f->blocks[b].loop;
+	bool take = false;
+	if (l >= 0 && si->target != UINT32_MAX) {
+		uint32_t tb = f->insns[si->target].block;
+		uint32_t it = w->loop_iter[l];
+		uint32_t lim = s->opt->iters ? s->opt->iters : 64;
+		if (tb == f->loops[l].header)
+			take = it < lim;
+		else if (!in_loop(f, (uint32_t)l, tb))
+			take = it >= lim;
+	}
+	sim_note(s, pc, "branch condition depends on an unknown value: %s", l >= 0
+	         ? "the loop runs --iters iterations, then leaves" : "assumed not taken");
+	return taken | (take ? unk : 0);
+}
+
+/* Issues the instruction at the top of w's stack. */
+static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
+{
+	struct sim_frame *top = &w->stk[w->nstk - 1];
+	uint32_t pc = top->pc;
+	const struct sim_insn *si = &s->ins[pc];
+	const struct px_insn *in = si->in;
+	uint32_t active = top->mask & ~w->exited;
+	uint32_t b = in->block;
+	account_loop_enter(s, w, b, pc);
+	w->prev_block = b;
+	int32_t sl = s->block_loop[b];
+	for (int32_t l = sl; l >= 0; l = s->f->loops[l].parent) {
+		if (!s->loop_sel[l])
+			continue;
+		s->loop_issued[l]++;
+		s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
+	}
+	s->res->warp_insns++;
+	double lat = 0, occ = 1;
+	uint32_t next = pc + 1;
+	switch (in->op) {
+	case PX_OP_BRA: {
+		uint32_t taken = branch_taken(s, w, pc, active);
+		lat = s->lat[P_BRANCH];
+		occ = s->occ[P_BRANCH];
+		if (si->target == UINT32_MAX) {
+			sim_note(s, pc, "branch target not found: treated as not taken");
+			taken = 0;
+		}
+		if (taken == active) {
+			next = si->target;
+		} else if (taken) {
+			uint32_t ip = s->f->blocks[b].ipdom;
+			uint32_t rpc = ip < s->f->nblocks ? s->f->blocks[ip].first : UINT32_MAX;
+			top->pc = rpc;
+			uint32_t nt = active & ~taken;
+			push(w, si->target, rpc, taken);
+			push(w, pc + 1, rpc, nt);
+			settle(w);
+			goto timing;
+		}
+		break;
+	}
+	case PX_OP_RET: case PX_OP_EXIT: {
+		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
+		w->exited |= g;
+		top->pc = next;
+		settle(w);
+		goto timing;
+	}
+	case PX_OP_BAR: case PX_OP_BARRIER: {
+		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
+		if (in->mods & PX_MOD_WARP) {
+			const struct sim_opnd *mo = si->nop ? &si->op[si->nop - 1] : NULL;
+			uint32_t mm = 0xffffffff;
+			bool u = false;
+			if (mo && g)
+				mm = (uint32_t)(mo->kind == PX_OPND_IMM ? mo->imm : w->val[(size_t)mo->slot * 32 + (uint32_t)__builtin_ctz(g)]);
+			(void)u;
+			uint32_t live = w->exists & ~w->exited;
+			if (g && (mm & ~g & w->exists)) {
+				uint32_t l = (uint32_t)__builtin_ctz(mm & ~g & w->exists);
+				sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(g), w->id * 32 + l,
+				              "bar.warp.sync membermask 0x%08x names lane %u, which %s", mm, l,
+				              (live >> l & 1) ? "does not execute it (another path of the warp)" : "has exited");
+			}
+			w->sync++;
+			break;
+		}
+		if (in->mods & PX_MOD_ARRIVE) {
+			sim_note(s, pc, "bar.arrive: producer/consumer barriers are not timed");
+			break;
+		}
+		uint32_t live = w->exists & ~w->exited;
+		if (g != live) {
+			uint32_t missing = live & ~g;
+			uint32_t tin = g ? w->id * 32 + (uint32_t)__builtin_ctz(g) : w->id * 32;
+			uint32_t tout = missing ? w->id * 32 + (uint32_t)__builtin_ctz(missing) : tin;
+			sim_violation(s, PX_V_BARRIER_DIVERGENCE, pc, tin, tout,
+			              "barrier reached by thread %u but not by thread %u of the same warp "
+			              "(active lanes 0x%08x of 0x%08x)", tin, tout, g, live);
+		}
+		if (!g)
+			break;
+		w->bar_id = 0;
+		if (si->nop && si->op[0].kind == PX_OPND_IMM)
+			w->bar_id = (uint32_t)si->op[0].imm;
+		if (in->mods & PX_MOD_RED)
+			for (uint32_t d = 0; d < si->ndefs; d++)
+				w->unk[si->defs[d]] |= g;
+		w->state = W_BARRIER;
+		top->pc = next;
+		s->bar_arrived_warps++;
+		lat = 0;
+		occ = s->occ[P_BAR];
+		goto timing_nofall;
+	}
+	default: {
+		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
+		if (unk)
+			sim_note(s, pc, "guard predicate depends on an unknown value: the instruction is skipped there");
+		sim_exec(s, w, pc, g, &lat, &occ);
+		break;
+	}
+	}
+	top->pc = next;
+	if (next >= s->nins)
+		w->exited |= active;
+	settle(w);
+timing:
+	if (w->state == W_DONE)
+		check_barrier(s);
+timing_nofall:
+	/* scoreboard and pipes */
+	{
+		uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
+		bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
+		for (uint32_t d = 0; d < si->ndefs; d++) {
+			w->ready[si->defs[d]] = done;
+			w->mem_pending[si->defs[d]] = mem;
+		}
+		uint64_t o = (uint64_t)(occ + 0.5);
+		if (o < 1)
+			o = 1;
+		if (si->pipe == P_SHARED || si->pipe == P_SHFL)
+			s->mio_free = (s->mio_free > s->cycle ? s->mio_free : s->cycle) + o;
+		else if (si->pipe == P_GLOBAL)
+			s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
+		else
+			s->pipe_free[sched][si->pipe] = s->cycle + o;
+	}
+	if (w->state == W_BARRIER)
+		check_barrier(s);
+}
+
+/* The earliest cycle w's next instruction can issue, and why it waits. */
+static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsigned *why)
+{
+	const struct sim_insn *si = &s->ins[w->stk[w->nstk - 1].pc];
+	uint64_t t = w->resume;
+	*why = PX_STALL_BARRIER;
+	for (uint32_t u = 0; u < si->nuses; u++) {
+		uint64_t r = w->ready[si->uses[u]];
+		if (r > t) {
+			t = r;
+			*why = w->mem_pending[si->uses[u]] ? PX_STALL_MEMORY : PX_STALL_DEPENDENCY;
+		}
+	}
+	uint64_t p = si->pipe == P_SHARED || si->pipe == P_SHFL ? s->mio_free
+	           : si->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][si->pipe];
+	if (p > t) {
+		t = p;
+		*why = PX_STALL_PIPE;
+	}
+	return t;
+}
+
+/* ptxas schedules loads early; the simulator runs PTX in order, so a warp
+ * whose next instruction waits on a result may issue a load from further
+ * down the same basic block (at most 8 instructions ahead) when nothing in
+ * between is a branch, barrier, store, atomic or warp-wide operation and no
+ * register hazard separates them. Returns true when it issued one. */
+static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched)
+{
+	struct sim_frame *top = &w->stk[w->nstk - 1];
+	uint32_t pc = top->pc;
+	const struct px_block *b = &s->f->blocks[s->f->insns[pc].block];
+	for (uint32_t k = pc + 1; k < b->end && k <= pc + 8; k++) {
+		const struct sim_insn *c = &s->ins[k];
+		unsigned fl = px_opcode_flags(c->in->op);
+		if (w->done[k])
+			continue;
+		bool is_load = (c->in->op == PX_OP_LD) && (c->pipe == P_GLOBAL || c->pipe == P_SHARED);
+		if (is_load) {
+			bool hazard = false;
+			for (uint32_t j = pc; j < k && !hazard; j++) {
+				const struct sim_insn *p = &s->ins[j];
+				if (w->done[j])
+					continue;
+				for (uint32_t d = 0; d < p->ndefs && !hazard; d++) {
+					for (uint32_t u = 0; u < c->nuses; u++)
+						hazard |= c->uses[u] == p->defs[d];
+					for (uint32_t e = 0; e < c->ndefs; e++)
+						hazard |= c->defs[e] == p->defs[d];
+				}
+				for (uint32_t u = 0; u < p->nuses && !hazard; u++)
+					for (uint32_t e = 0; e < c->ndefs; e++)
+						hazard |= c->defs[e] == p->uses[u];
+			}
+			if (hazard)
+				continue;
+			uint64_t t = 0;
+			for (uint32_t u = 0; u < c->nuses; u++)
+				if (w->ready[c->uses[u]] > t)
+					t = w->ready[c->uses[u]];
+			uint64_t pf = c->pipe == P_SHARED ? s->mio_free : s->lsu_free;
+			if (t > s->cycle || pf > s->cycle)
+				continue;
+			uint32_t active = top->mask & ~w->exited, unk;
+			uint32_t g = sim_guard(s, w, c, active, &unk);
+			double lat = 0, occ = 1;
+			sim_exec(s, w, k, g, &lat, &occ);
+			w->done[k] = 1;
+			s->res->warp_insns++;
+			for (int32_t l = s->block_loop[c->in->block]; l >= 0; l = s->f->loops[l].parent) {
+				if (!s->loop_sel[l])
+					continue;
+				s->loop_issued[l]++;
+				s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
+			}
+			uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
+			for (uint32_t d = 0; d < c->ndefs; d++) {
+				w->ready[c->defs[d]] = done;
+				w->mem_pending[c->defs[d]] = true;
+			}
+			uint64_t o = (uint64_t)(occ + 0.5);
+			if (o < 1)
+				o = 1;
+			if (c->pipe == P_SHARED)
+				s->mio_free = s->cycle + o;
+			else
+				s->lsu_free = s->cycle + o;
+			(void)sched;
+			return true;
+		}
+		if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_STORE | PX_OPF_ATOMIC |
+		          PX_OPF_BARRIER | PX_OPF_WARP))
+			return false;
+	}
+	return false;
+}
+
+static bool ready_at_ok(struct sim *s, struct sim_warp *w, unsigned sched)
+{
+	unsigned y;
+	return w->state == W_READY && w->nstk && ready_at(s, w, sched, &y) <= s->cycle;
+}
+
+static void run(struct sim *s)
+{
+	uint32_t nsched = s->opt->arch->subpartitions ? s->opt->arch->subpartitions : 4;
+	if (nsched > 4)
+		nsched = 4;
+	uint32_t rr[4] = {0, 0, 0, 0};
+	uint64_t budget = s->opt->budget ? s->opt->budget : 50000000ull;
+	unsigned *why = xcalloc(s->nwarps, sizeof *why);
+	uint32_t *inside = xcalloc(s->nloops + 1, sizeof *inside);
+	while (!s->stop) {
+		bool any_live = false, issued = false;
+		uint64_t next = UINT64_MAX;
+		for (uint32_t sc = 0; sc < nsched; sc++) {
+			uint32_t nw = (s->nwarps + nsched - 1 - sc) / nsched;
+			int32_t pick = -1;
+			uint32_t rr_next = rr[sc];
+			for (uint32_t k = 0; k < nw; k++) {
+				uint32_t wi = sc + ((rr[sc] + k) % nw) * nsched;
+				struct sim_warp *w = &s->w[wi];
+				if (w->state == W_DONE)
+					continue;
+				any_live = true;
+				if (w->state == W_BARRIER) {
+					why[wi] = PX_STALL_BARRIER;
+					continue;
+				}
+				/* instructions issued early are skipped when reached */
+				while (w->state == W_READY && w->nstk && w->done[w->stk[w->nstk - 1].pc]) {
+					w->done[w->stk[w->nstk - 1].pc] = 0;
+					w->stk[w->nstk - 1].pc++;
+					settle(w);
+				}
+				if (w->state != W_READY)
+					continue;
+				unsigned y;
+				uint64_t t = ready_at(s, w, sc, &y);
+				if (t > s->cycle && pick < 0 && y != PX_STALL_PIPE && y != PX_STALL_BARRIER &&
+				    issue_early(s, w, sc)) {
+					pick = (int32_t)wi;
+					why[wi] = PX_STALL_SELECTED;
+					rr_next = (rr[sc] + k + 1) % nw;
+					issued = true;
+					continue;
+				}
+				if (t <= s->cycle && pick < 0) {
+					pick = (int32_t)wi;
+					why[wi] = PX_STALL_SELECTED;
+					rr_next = (rr[sc] + k + 1) % nw;
+				} else if (t <= s->cycle) {
+					why[wi] = PX_STALL_NOT_SELECTED;
+					next = s->cycle + 1;
+				} else {
+					why[wi] = y;
+					if (t < next)
+						next = t;
+				}
+			}
+			rr[sc] = rr_next;
+			if (pick >= 0 && why[pick] == PX_STALL_SELECTED &&
+			    ready_at_ok(s, &s->w[pick], sc)) {
+				issue(s, &s->w[pick], sc);
+				issued = true;
+			}
+		}
+		if (!any_live)
+			break;
+		uint64_t adv = issued || next == UINT64_MAX || next <= s->cycle ? 1 : next - s->cycle;
+		if (!issued && next == UINT64_MAX) {
+			/* everyone waits at a barrier that cannot complete */
+			check_barrier(s);
+			bool moved = false;
+			for (uint32_t i = 0; i < s->nwarps; i++)
+				moved |= s->w[i].state == W_READY;
+			if (!moved) {
+				s->stop = true;
+				s->stop_reason = "deadlock";
+				break;
+			}
+		}
+		/* loop accounting over the cycles that pass */
+		memset(inside, 0, (s->nloops + 1) * sizeof *inside);
+		for (uint32_t i = 0; i < s->nwarps; i++) {
+			struct sim_warp *w = &s->w[i];
+			if (w->state == W_DONE || !w->nstk)
+				continue;
+			uint32_t pc = w->stk[w->nstk - 1].pc;
+			if (pc >= s->nins)
+				continue;
+			int32_t l = s->block_loop[s->f->insns[pc].block];
+			if (l >= 0)
+				s->lr[l].stalls[why[i]] += adv;
+			for (; l >= 0; l = s->f->loops[l].parent)
+				if (s->loop_sel[l])
+					inside[l]++;
+		}
+		for (uint32_t l = 0; l < s->nloops; l++)
+			if (inside[l])
+				s->loop_cycles[l] += adv;
+		s->cycle += adv;
+		if (s->res->warp_insns > budget) {
+			s->stop = true;
+			s->stop_reason = "budget";
+			break;
+		}
+	}
+	free(why);
+	free(inside);
+}
+
+/* ---- entry ---- */
+static int32_t find_kernel(const struct px_module *m, const char *const *names)
+{
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		const struct px_func *f = &m->funcs[i];
+		if (!f->is_entry || !f->has_body)
+			continue;
+		if (!names || !names[0])
+			return (int32_t)i;
+		char *dem = px_demangle(f->name);
+		bool ok = false;
+		for (const char *const *k = names; *k && !ok; k++) {
+			ok = px_str_eqc(f->name, *k);
+			if (!ok && dem) {
+				const char *paren = strchr(dem, '(');
+				size_t n = strlen(*k);
+				ok = strcmp(dem, *k) == 0 ||
+				     (paren && (size_t)(paren - dem) == n && memcmp(dem, *k, n) == 0);
+			}
+		}
+		free(dem);
+		if (ok)
+			return (int32_t)i;
+	}
+	return -1;
+}
+
+static int cmp_viol(const void *a, const void *b)
+{
+	const struct px_simt_violation *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt_options *opt,
+                  struct px_simt_result *out, struct px_diags *diags)
+{
+	memset(out, 0, sizeof *out);
+	out->path = xstrdup(path);
+	size_t errors = diags->errors;
+	struct px_module *m = px_ptx_parse(path, text, len, diags);
+	out->module = m;
+	if (diags->errors > errors)
+		return false;
+	int32_t fi = find_kernel(m, opt->kernels);
+	if (fi < 0) {
+		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "no kernel named '%s' in this file",
+		            opt->kernels && opt->kernels[0] ? opt->kernels[0] : "(any)");
+		return false;
+	}
+	struct px_launch launch = {{0}, {0}, opt->params, opt->nparams};
+	memcpy(launch.block, opt->block, sizeof launch.block);
+	memcpy(launch.grid, opt->grid, sizeof launch.grid);
+	m->launch = &launch;
+	struct px_func *f = &m->funcs[fi];
+	bool ok = px_pipeline_run_func(m, f, diags, false);
+	m->launch = NULL;
+	if (!ok || diags->errors > errors)
+		return false;
+
+	struct sim s = {0};
+	s.m = m;
+	s.f = f;
+	s.opt = opt;
+	s.res = out;
+	out->kernel = xstrndup(f->name.p, f->name.n);
+	snprintf(out->arch, sizeof out->arch, "%s", opt->arch->name);
+	out->model = "SIMT stack, reconvergence at immediate post-dominators (pre-Volta); "
+	             "warp-synchronous code is checked against independent thread scheduling";
+	px_launch_block(&launch, f, s.block);
+	memcpy(out->block, s.block, sizeof s.block);
+	s.nthreads = s.block[0] * s.block[1] * s.block[2];
+	if (s.nthreads == 0 || s.nthreads > 1024) {
+		px_diag_add(diags, PX_ERROR, path, f->line, f->col, NULL,
+		            "block of %u threads: a block has 1 to 1024 threads", s.nthreads);
+		return false;
+	}
+	load_timing(&s, opt->arch);
+	if (!setup(&s, diags, path) || !select_loops(&s, diags, path)) {
+		free_sim(&s);
+		return false;
+	}
+	sim_decode(&s);
+	s.noted = xcalloc(s.nins + 1, 1);
+	s.viol_seen = xcalloc((size_t)(s.nins + 1) * PX_V_COUNT, sizeof *s.viol_seen);
+	s.nwarps = (s.nthreads + 31) / 32;
+	s.w = xcalloc(s.nwarps, sizeof *s.w);
+	for (uint32_t i = 0; i < s.nwarps; i++) {
+		struct sim_warp *w = &s.w[i];
+		w->id = i;
+		uint32_t n = px_warp_lanes(s.block, i, w->tid);
+		w->exists = n >= 32 ? 0xffffffffu : (1u << n) - 1;
+		w->val = xcalloc((size_t)s.nslots * 32 + 1, sizeof *w->val);
+		w->unk = xcalloc(s.nslots + 1, sizeof *w->unk);
+		w->ready = xcalloc(s.nslots + 1, sizeof *w->ready);
+		w->mem_pending = xcalloc(s.nslots + 1, 1);
+		w->loop_iter = xcalloc(f->nloops + 1, sizeof *w->loop_iter);
+		w->hdr_count = xcalloc(f->nloops + 1, sizeof *w->hdr_count);
+		w->entered = xcalloc(f->nloops + 1, sizeof *w->entered);
+		w->prev_block = UINT32_MAX;
+		w->done = xcalloc(f->ninsns + 1, 1);
+		/* registers start unknown: PTX gives them no initial value */
+		memset(w->unk, 0xff, (s.nslots + 1) * sizeof *w->unk);
+		if (f->ninsns)
+			push(w, 0, UINT32_MAX, w->exists);
+		else
+			w->state = W_DONE;
+	}
+	s.lr = xcalloc(f->nloops + 1, sizeof *s.lr);
+	s.loop_issued = xcalloc(f->nloops + 1, sizeof *s.loop_issued);
+	s.loop_lanes = xcalloc(f->nloops + 1, sizeof *s.loop_lanes);
+	s.loop_cycles = xcalloc(f->nloops + 1, sizeof *s.loop_cycles);
+	run(&s);
+	out->cycles = s.cycle;
+	out->completed = !s.stop;
+	if (s.stop_reason && strcmp(s.stop_reason, "budget") == 0)
+		*PX_VEC_PUSH(out->notes, out->nnotes, out->capnotes) = xasprintf(
+			"stopped after %llu warp-instructions (the budget): figures cover the simulated part",
+			(unsigned long long)out->warp_insns);
+	if (s.stop_reason && strcmp(s.stop_reason, "deadlock") == 0 && !out->nviol) {
+		for (uint32_t i = 0; i < s.nwarps; i++)
+			if (s.w[i].state == W_BARRIER) {
+				uint32_t pc = s.w[i].stk[s.w[i].nstk - 1].pc - 1;
+				sim_violation(&s, PX_V_DEADLOCK, pc, i * 32, i * 32,
+				              "warp %u waits at this barrier forever: the other warps have exited", i);
+				break;
+			}
+	}
+	/* loops */
+	out->loops = xcalloc(f->nloops + 1, sizeof *out->loops);
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		if (!s.loop_sel[l])
+			continue;
+		struct px_simt_loop *r = &out->loops[out->nloops++];
+		*r = s.lr[l];
+		const struct px_block *hb = &f->blocks[f->loops[l].header];
+		const struct px_insn *hi = &f->insns[hb->first];
+		r->line = hi->line;
+		r->loc_line = hi->loc_line;
+		const struct px_file_entry *fe = hi->loc_file ? px_module_file(m, hi->loc_file) : NULL;
+		r->source_file = fe ? px_arena_strndup(m->arena, fe->name.p, fe->name.n) : NULL;
+		r->depth = f->loops[l].depth;
+		uint64_t hdr = 0, nent = 0;
+		for (uint32_t i = 0; i < s.nwarps; i++) {
+			hdr += s.w[i].hdr_count[l];
+			nent += s.w[i].entered[l];
+		}
+		r->iterations = nent ? (double)hdr / (double)nent : 0;
+		r->cycles = (double)s.loop_cycles[l];
+		r->cycles_per_iteration = r->iterations > 0 ? r->cycles / r->iterations : 0;
+		r->issued_per_iteration = hdr ? (double)s.loop_issued[l] / (double)hdr : 0;
+		r->simt_efficiency = s.loop_issued[l] ? (double)s.loop_lanes[l] / (32.0 * (double)s.loop_issued[l]) : 0;
+	}
+	qsort(out->viol, out->nviol, sizeof *out->viol, cmp_viol);
+	free_sim(&s);
+	return true;
+}
+
+void px_simt_result_free(struct px_simt_result *r)
+{
+	for (uint32_t i = 0; i < r->nviol; i++)
+		free(r->viol[i].message);
+	free(r->viol);
+	for (uint32_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	free(r->loops);
+	free(r->kernel);
+	free(r->path);
+	if (r->module)
+		px_module_delete(r->module);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- output ---- */
+static void json_source(struct px_json *j, const char *file, uint32_t line)
+{
+	if (!file || !line) {
+		px_json_null(j);
+		return;
+	}
+	px_json_begin_object(j);
+	px_json_key(j, "file");
+	px_json_string(j, file);
+	px_json_key(j, "line");
+	px_json_uint(j, line);
+	px_json_end_object(j);
+}
+
+void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
+{
+	struct px_json j = {.out = out};
+	px_json_begin_object(&j);
+	px_json_key(&j, "schema");
+	px_json_string(&j, "ptxray-simt/1");
+	px_json_key(&j, "kernel");
+	px_json_string(&j, r->kernel);
+	px_json_key(&j, "arch");
+	px_json_string(&j, r->arch);
+	px_json_key(&j, "block");
+	px_json_begin_array(&j);
+	for (int i = 0; i < 3; i++)
+		px_json_uint(&j, r->block[i]);
+	px_json_end_array(&j);
+	px_json_key(&j, "model");
+	px_json_string(&j, r->model);
+	px_json_key(&j, "completed");
+	px_json_bool(&j, r->completed);
+	px_json_key(&j, "cycles");
+	px_json_uint(&j, r->cycles);
+	px_json_key(&j, "warp_instructions");
+	px_json_uint(&j, r->warp_insns);
+	px_json_key(&j, "loops");
+	px_json_begin_array(&j);
+	for (uint32_t i = 0; i < r->nloops; i++) {
+		const struct px_simt_loop *l = &r->loops[i];
+		px_json_begin_object(&j);
+		px_json_key(&j, "line");
+		px_json_uint(&j, l->line);
+		px_json_key(&j, "source");
+		json_source(&j, l->source_file, l->loc_line);
+		px_json_key(&j, "depth");
+		px_json_uint(&j, l->depth);
+		px_json_key(&j, "iterations");
+		px_json_double(&j, l->iterations);
+		px_json_key(&j, "cycles_per_iteration");
+		px_json_double(&j, l->cycles_per_iteration);
+		px_json_key(&j, "issued_per_iteration");
+		px_json_double(&j, l->issued_per_iteration);
+		px_json_key(&j, "simt_efficiency");
+		px_json_double(&j, l->simt_efficiency);
+		px_json_key(&j, "stalls");
+		px_json_begin_object(&j);
+		for (unsigned k = 0; k < PX_STALL_COUNT; k++) {
+			px_json_key(&j, px_simt_stall_name(k));
+			px_json_uint(&j, l->stalls[k]);
+		}
+		px_json_end_object(&j);
+		px_json_end_object(&j);
+	}
+	px_json_end_array(&j);
+	px_json_key(&j, "violations");
+	px_json_begin_array(&j);
+	for (uint32_t i = 0; i < r->nviol; i++) {
+		const struct px_simt_violation *v = &r->viol[i];
+		px_json_begin_object(&j);
+		px_json_key(&j, "kind");
+		px_json_string(&j, px_simt_kind_name(v->kind));
+		px_json_key(&j, "line");
+		px_json_uint(&j, v->line);
+		px_json_key(&j, "source");
+		json_source(&j, v->source_file, v->loc_line);
+		px_json_key(&j, "message");
+		px_json_string(&j, v->message);
+		px_json_key(&j, "threads");
+		px_json_begin_array(&j);
+		for (uint32_t t = 0; t < v->nthreads; t++)
+			px_json_uint(&j, v->threads[t]);
+		px_json_end_array(&j);
+		px_json_end_object(&j);
+	}
+	px_json_end_array(&j);
+	px_json_key(&j, "notes");
+	px_json_begin_array(&j);
+	for (uint32_t i = 0; i < r->nnotes; i++)
+		px_json_string(&j, r->notes[i]);
+	px_json_end_array(&j);
+	px_json_end_object(&j);
+	px_buf_puts(out, "\n");
+}
+
+void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
+{
+	for (uint32_t i = 0; i < r->nviol; i++) {
+		const struct px_simt_violation *v = &r->viol[i];
+		px_buf_printf(out, "%s:%u:%u: error: %s [%s] (threads", r->path, v->line, v->col, v->message,
+		              px_simt_kind_name(v->kind));
+		for (uint32_t t = 0; t < v->nthreads; t++)
+			px_buf_printf(out, " %u", v->threads[t]);
+		px_buf_puts(out, ")");
+		if (v->source_file)
+			px_buf_printf(out, " at %s:%u", v->source_file, v->loc_line);
+		px_buf_puts(out, "\n");
+	}
+	px_buf_printf(out, "kernel %s: %s, block %ux%ux%u, %llu cycles, %llu warp-instructions%s\n", r->kernel,
+	              r->arch, r->block[0], r->block[1], r->block[2], (unsigned long long)r->cycles,
+	              (unsigned long long)r->warp_insns, r->completed ? "" : " (stopped early)");
+	px_buf_printf(out, "  model: %s\n", r->model);
+	for (uint32_t i = 0; i < r->nloops; i++) {
+		const struct px_simt_loop *l = &r->loops[i];
+		px_buf_printf(out, "  loop at line %u", l->line);
+		if (l->source_file)
+			px_buf_printf(out, " (%s:%u)", l->source_file, l->loc_line);
+		px_buf_printf(out, ": %.1f iterations, %.1f cycles/iteration, %.1f issued/iteration per warp, "
+		              "simt efficiency %.2f\n", l->iterations, l->cycles_per_iteration,
+		              l->issued_per_iteration, l->simt_efficiency);
+		uint64_t tot = 0;
+		for (unsigned k = 0; k < PX_STALL_COUNT; k++)
+			tot += l->stalls[k];
+		if (tot) {
+			px_buf_puts(out, "    warp-cycles:");
+			for (unsigned k = 0; k < PX_STALL_COUNT; k++)
+				px_buf_printf(out, " %s %.0f%%", px_simt_stall_name(k), 100.0 * (double)l->stalls[k] / (double)tot);
+			px_buf_puts(out, "\n");
+		}
+	}
+	for (uint32_t i = 0; i < r->nnotes; i++)
+		px_buf_printf(out, "  note: %s\n", r->notes[i]);
+}

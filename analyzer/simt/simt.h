@@ -1,0 +1,103 @@
+/* simt.h: `ptxray simt`: a cycle-level simulation of one thread block of a
+ * kernel on concrete values, its per-loop timing, and the verifier checks
+ * (barrier divergence, shuffle masks, shared-memory races, out-of-bounds
+ * and uninitialised shared reads, deadlocks).
+ *
+ * px_simt_file parses a PTX file, runs the pass pipeline, simulates the
+ * chosen kernel and fills a px_simt_result (malloc'd; px_simt_result_free
+ * frees it). Library code: it never prints; bad input and impossible
+ * requests go to diags as path:line:col errors (false returned). */
+#ifndef PX_SIMT_H
+#define PX_SIMT_H
+
+#include "../analysis.h"
+#include "../ir.h"
+
+struct px_arch;
+
+/* Why a warp did not issue in a cycle (per loop, in warp-cycles). */
+#define PX_SIMT_STALLS(X)                                             \
+	X(STALL_SELECTED, "issued", "the warp issued an instruction")      \
+	X(STALL_NOT_SELECTED, "not_selected", "ready, but its scheduler issued another warp") \
+	X(STALL_DEPENDENCY, "dependency", "waiting for an arithmetic result (scoreboard)") \
+	X(STALL_MEMORY, "memory", "waiting for a load's result (scoreboard)") \
+	X(STALL_PIPE, "pipe_busy", "its pipeline (or the shared-memory / load-store unit) was busy") \
+	X(STALL_BARRIER, "barrier", "waiting at a barrier for the rest of the block")
+enum px_simt_stall {
+#define X(e, s, d) PX_##e,
+	PX_SIMT_STALLS(X)
+#undef X
+	PX_STALL_COUNT
+};
+const char *px_simt_stall_name(unsigned s);
+
+/* The verifier's checks (JSON `kind`; the lint rule of the same id). */
+#define PX_SIMT_KINDS(X)                          \
+	X(V_BARRIER_DIVERGENCE, "barrier-divergence") \
+	X(V_DEADLOCK, "deadlock")                     \
+	X(V_SHARED_OOB, "shared-out-of-bounds")       \
+	X(V_SHARED_RACE, "shared-race")               \
+	X(V_SHUFFLE_MASK, "shuffle-mask")             \
+	X(V_UNINIT_SHARED, "uninitialized-shared")
+enum px_simt_kind {
+#define X(e, s) PX_##e,
+	PX_SIMT_KINDS(X)
+#undef X
+	PX_V_COUNT
+};
+const char *px_simt_kind_name(unsigned k);
+
+struct px_simt_options {
+	const char *const *kernels;   /* NULL-terminated; the first selected kernel is simulated */
+	uint32_t block[3], grid[3];   /* 0 = not given */
+	const struct px_param_value *params;
+	uint32_t nparams;
+	const char *loop;             /* NULL (default choice), "all", or a line number */
+	uint32_t iters;               /* iterations assumed where a loop depends on unknown values */
+	uint64_t budget;              /* warp-instructions at most (0 = 50 million) */
+	uint32_t dynamic_shared;      /* bytes of dynamic shared memory (0 = 48 KiB less static when used) */
+	const struct px_arch *arch;   /* timing table; required */
+};
+
+struct px_simt_loop {
+	uint32_t line;                /* PTX line of the loop header's first instruction */
+	uint32_t loc_line;            /* its .loc source line, 0 = none */
+	const char *source_file;      /* NULL = none */
+	uint32_t depth;
+	double iterations;            /* header executions per warp that entered (mean) */
+	double cycles;                /* cycles with at least one warp inside */
+	double cycles_per_iteration, issued_per_iteration, simt_efficiency;
+	uint64_t stalls[PX_STALL_COUNT];
+};
+
+struct px_simt_violation {
+	uint8_t kind;                 /* enum px_simt_kind */
+	uint32_t line, col, loc_line;
+	const char *source_file;      /* NULL = none */
+	char *message;                /* owned */
+	uint32_t threads[2];          /* linear thread ids; threads[1] == threads[0] when one */
+	uint32_t nthreads;            /* 1 or 2 */
+};
+
+struct px_simt_result {
+	char *path;                   /* owned copy */
+	char *kernel;                 /* mangled name, owned */
+	char arch[16];
+	uint32_t block[3];
+	const char *model;            /* static text: the reconvergence model */
+	struct px_simt_loop *loops; uint32_t nloops;
+	struct px_simt_violation *viol; uint32_t nviol, capviol;
+	char **notes; uint32_t nnotes, capnotes;   /* unknown values met, policies applied */
+	uint64_t warp_insns, cycles;
+	bool completed;               /* every warp reached its exit */
+	struct px_module *module;     /* kept for source names; freed with the result */
+};
+
+bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt_options *opt,
+                  struct px_simt_result *out, struct px_diags *diags);
+void px_simt_result_free(struct px_simt_result *r);
+struct px_buf;
+void px_simt_json(struct px_buf *out, const struct px_simt_result *r);
+void px_simt_text(struct px_buf *out, const struct px_simt_result *r);
+
+#endif

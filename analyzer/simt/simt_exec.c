@@ -1,0 +1,1415 @@
+/* simt_exec.c: the PTX interpreter of `ptxray simt`: decodes a kernel's
+ * instructions once (register slots, immediates, branch targets, timing
+ * class) and executes one warp-instruction on concrete 64-bit lane values.
+ *
+ * Values: every register slot holds 32 lanes of uint64_t bit patterns (f32
+ * in the low 32 bits) and a mask of lanes whose value is unknown. An
+ * operation with an unknown input gives an unknown result. Memory: global
+ * and local memory are one sparse word map (unwritten words are unknown);
+ * shared memory is a flat array of tracked words (known bytes, last writer
+ * and reader per barrier epoch) that the verifier checks on every access.
+ * Floating point: C's float/double in round-to-nearest-even, with .ftz
+ * (flush subnormal inputs and results), .sat (clamp to [0, 1]) and the
+ * integer-conversion roundings .rni/.rzi/.rmi/.rpi exact; the .approx
+ * functions use libm (their last bits may differ from the hardware's).
+ * Half precision, tensor and texture instructions give unknown results. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "simt_int.h"
+
+void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...)
+{
+	if (s->noted[pc])
+		return;
+	s->noted[pc] = 1;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	*PX_VEC_PUSH(s->res->notes, s->res->nnotes, s->res->capnotes) =
+		xasprintf("line %u: %s", s->ins[pc].in->line, msg);
+	free(msg);
+}
+
+void sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
+                   const char *fmt, ...)
+{
+	bool *seen = &s->viol_seen[(size_t)pc * PX_V_COUNT + kind];
+	if (*seen)
+		return;
+	*seen = true;
+	const struct px_insn *in = s->ins[pc].in;
+	struct px_simt_violation *v = PX_VEC_PUSH(s->res->viol, s->res->nviol, s->res->capviol);
+	memset(v, 0, sizeof *v);
+	v->kind = (uint8_t)kind;
+	v->line = in->line;
+	v->col = in->col;
+	v->loc_line = in->loc_line;
+	const struct px_file_entry *fe = in->loc_file ? px_module_file(s->m, in->loc_file) : NULL;
+	if (fe)
+		v->source_file = px_arena_strndup(s->m->arena, fe->name.p, fe->name.n);
+	va_list ap;
+	va_start(ap, fmt);
+	v->message = xvasprintf(fmt, ap);
+	va_end(ap);
+	v->threads[0] = t0;
+	v->threads[1] = t1;
+	v->nthreads = t0 == t1 ? 1 : 2;
+}
+
+/* ---- sparse word memory (open addressing, keys != 0) ---- */
+static struct sim_word *mem_slot(struct sim_mem *m, uint64_t key, bool insert)
+{
+	if (insert && (m->n + 1) * 4 >= m->cap * 3) {
+		uint64_t ncap = m->cap ? m->cap * 2 : 1024;
+		struct sim_word *nw = xcalloc(ncap, sizeof *nw);
+		for (uint64_t i = 0; i < m->cap; i++) {
+			if (!m->w[i].key)
+				continue;
+			uint64_t h = (m->w[i].key * 0x9e3779b97f4a7c15ull) >> 20;
+			while (nw[h & (ncap - 1)].key)
+				h++;
+			nw[h & (ncap - 1)] = m->w[i];
+		}
+		free(m->w);
+		m->w = nw;
+		m->cap = ncap;
+	}
+	if (!m->cap)
+		return NULL;
+	uint64_t h = (key * 0x9e3779b97f4a7c15ull) >> 20;
+	for (;; h++) {
+		struct sim_word *w = &m->w[h & (m->cap - 1)];
+		if (w->key == key)
+			return w;
+		if (!w->key) {
+			if (!insert)
+				return NULL;
+			w->key = key;
+			m->n++;
+			return w;
+		}
+	}
+}
+
+void sim_mem_free(struct sim_mem *m)
+{
+	free(m->w);
+	memset(m, 0, sizeof *m);
+}
+
+bool sim_mem_has(struct sim_mem *m, uint64_t key, bool insert)
+{
+	struct sim_word *w = mem_slot(m, key + 1, false);
+	if (w)
+		return true;
+	if (insert)
+		mem_slot(m, key + 1, true);
+	return false;
+}
+
+/* ---- decoding ---- */
+static uint64_t f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+static uint64_t f64_bits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, 8);
+	return u;
+}
+static float bits_f32(uint64_t v)
+{
+	uint32_t u = (uint32_t)v;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+static double bits_f64(uint64_t v)
+{
+	double d;
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+static bool has_mod(const struct px_insn *in, const char *m)
+{
+	size_t n = strlen(m);
+	const char *p = in->modtext.p, *e = p + in->modtext.n;
+	while (p < e) {
+		const char *q = p + 1;
+		while (q < e && *q != '.')
+			q++;
+		if ((size_t)(q - p) == n && memcmp(p, m, n) == 0)
+			return true;
+		p = q;
+	}
+	return false;
+}
+
+static uint32_t slot_of(const struct sim *s, const struct px_operand *o)
+{
+	return s->slot_base[o->reg] + (o->comp > 0 ? (uint32_t)o->comp : 0);
+}
+
+static uint64_t sym_addr(const struct sim *s, px_str name, bool *ok)
+{
+	*ok = true;
+	for (uint32_t i = 0; i < s->f->nvars; i++)
+		if (px_str_eq(s->f->vars[i].name, name))
+			return s->var_addr[i];
+	for (uint32_t i = 0; i < s->m->nvars; i++)
+		if (px_str_eq(s->m->vars[i].name, name))
+			return s->mvar_addr[i];
+	for (uint32_t i = 0; i < s->f->nparams; i++)
+		if (px_str_eq(s->f->params[i].name, name))
+			return s->param_off[i];
+	*ok = false;
+	return 0;
+}
+
+static enum sim_pipe pipe_of(const struct px_insn *in)
+{
+	unsigned fl = px_opcode_flags(in->op);
+	char k = in->ntypes ? px_type_kind(in->types[0]) : 0;
+	unsigned bits = in->ntypes ? px_type_bits(in->types[0]) : 32;
+	switch (in->op) {
+	case PX_OP_BRA: case PX_OP_RET: case PX_OP_EXIT: case PX_OP_CALL: case PX_OP_BRX:
+		return P_BRANCH;
+	case PX_OP_BAR: case PX_OP_BARRIER: case PX_OP_MEMBAR: case PX_OP_FENCE:
+		return (in->mods & PX_MOD_WARP) ? P_ALU : P_BAR;
+	case PX_OP_SHFL: case PX_OP_VOTE: case PX_OP_MATCH: case PX_OP_REDUX: case PX_OP_ACTIVEMASK:
+		return in->op == PX_OP_SHFL || in->op == PX_OP_MATCH || in->op == PX_OP_REDUX ? P_SHFL : P_ALU;
+	case PX_OP_SIN: case PX_OP_COS: case PX_OP_EX2: case PX_OP_LG2: case PX_OP_RCP:
+	case PX_OP_SQRT: case PX_OP_RSQRT: case PX_OP_TANH:
+		return k == 'f' && bits == 64 ? P_FP64 : P_SFU;
+	case PX_OP_DIV:
+		return k == 'f' ? (bits == 64 ? P_FP64 : P_SFU) : P_IMAD;
+	case PX_OP_REM:
+		return P_IMAD;
+	case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24:
+		if (k != 'f')
+			return P_IMAD;
+		return bits == 64 ? P_FP64 : P_FP32;
+	case PX_OP_FMA: case PX_OP_ADD: case PX_OP_SUB: case PX_OP_MIN: case PX_OP_MAX:
+	case PX_OP_ABS: case PX_OP_NEG: case PX_OP_SETP: case PX_OP_SET:
+		if (k == 'f')
+			return bits == 64 ? P_FP64 : P_FP32;
+		return P_ALU;
+	case PX_OP_CVT:
+		if ((in->ntypes > 0 && px_type_bits(in->types[0]) == 64 && px_type_kind(in->types[0]) == 'f') ||
+		    (in->ntypes > 1 && px_type_bits(in->types[1]) == 64 && px_type_kind(in->types[1]) == 'f'))
+			return P_FP64;
+		return P_ALU;
+	default:
+		break;
+	}
+	if (fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)) {
+		if (in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA)
+			return P_SHARED;
+		if (in->space == PX_SPACE_PARAM || in->space == PX_SPACE_CONST)
+			return P_ALU;
+		return P_GLOBAL;
+	}
+	return P_ALU;
+}
+
+static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px_operand *o,
+                        struct sim_opnd *d)
+{
+	memset(d, 0, sizeof *d);
+	d->kind = o->kind;
+	d->neg = o->neg;
+	d->src = o;
+	d->comp = o->comp;
+	d->sreg = o->sreg;
+	d->slot = UINT32_MAX;
+	unsigned tb = in->ntypes ? px_type_bits(in->types[in->op == PX_OP_CVT && in->ntypes > 1 ? 1 : 0]) : 32;
+	switch (o->kind) {
+	case PX_OPND_REG:
+		d->slot = slot_of(s, o);
+		break;
+	case PX_OPND_IMM:
+		d->imm = (uint64_t)o->imm;
+		break;
+	case PX_OPND_FIMM:
+		d->imm = tb == 64 ? f64_bits(o->fimm) : f32_bits((float)o->fimm);
+		if (o->is_f32 && tb == 64)
+			d->imm = f64_bits((double)(float)o->fimm);
+		break;
+	case PX_OPND_SYM: {
+		bool ok;
+		d->imm = sym_addr(s, o->sym, &ok);
+		break;
+	}
+	case PX_OPND_ADDR:
+		if (o->reg >= 0)
+			d->slot = slot_of(s, o);
+		d->imm = (uint64_t)o->imm;
+		if (o->sym.n) {
+			bool ok;
+			d->imm += sym_addr(s, o->sym, &ok);
+		}
+		break;
+	case PX_OPND_VEC:
+		d->nel = (uint8_t)(o->nelems > 8 ? 8 : o->nelems);
+		for (uint32_t e = 0; e < d->nel; e++)
+			d->el[e] = o->elems[e].kind == PX_OPND_REG ? slot_of(s, &o->elems[e]) : UINT32_MAX;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Requires: s->f with fill_cfg; s->slot_base. Fills s->ins. */
+void sim_decode(struct sim *s)
+{
+	const struct px_func *f = s->f;
+	s->nins = f->ninsns;
+	s->ins = xcalloc(f->ninsns + 1, sizeof *s->ins);
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		struct sim_insn *si = &s->ins[i];
+		si->in = in;
+		si->pipe = (uint8_t)pipe_of(in);
+		si->nop = (uint8_t)(in->nopnds > 6 ? 6 : in->nopnds);
+		for (uint32_t k = 0; k < si->nop; k++)
+			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
+		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';
+		si->rnd = has_mod(in, ".rz") ? 1 : has_mod(in, ".rm") ? 2 : has_mod(in, ".rp") ? 3
+		        : has_mod(in, ".rni") ? 4 : has_mod(in, ".rzi") ? 5 : has_mod(in, ".rmi") ? 6
+		        : has_mod(in, ".rpi") ? 7 : 0;
+		si->target = UINT32_MAX;
+		if (in->op == PX_OP_BRA && in->nopnds && in->opnds[in->nopnds - 1].kind == PX_OPND_SYM) {
+			px_str l = in->opnds[in->nopnds - 1].sym;
+			for (uint32_t k = 0; k < f->nlabels; k++)
+				if (px_str_eq(f->labels[k].name, l))
+					si->target = f->labels[k].insn;
+		}
+		uint32_t n;
+		const int32_t *u = px_func_uses(f, i, &n);
+		for (uint32_t k = 0; k < n && si->nuses < 12; k++)
+			si->uses[si->nuses++] = s->slot_base[u[k]];
+		if (in->guard >= 0 && si->nuses < 12)
+			si->uses[si->nuses++] = s->slot_base[in->guard];
+		const int32_t *d = px_func_defs(f, i, &n);
+		for (uint32_t k = 0; k < n && si->ndefs < 8; k++)
+			si->defs[si->ndefs++] = s->slot_base[d[k]];
+	}
+}
+
+/* ---- operand access ---- */
+static uint64_t sreg_val(const struct sim *s, const struct sim_warp *w, const struct sim_opnd *o,
+                         uint32_t lane)
+{
+	uint32_t c = o->comp >= 0 && o->comp < 3 ? (uint32_t)o->comp : 0;
+	switch (o->sreg) {
+	case PX_SREG_TID: return (uint64_t)w->tid[lane][c];
+	case PX_SREG_NTID: return s->block[c];
+	case PX_SREG_LANEID: return lane;
+	case PX_SREG_WARPID: return w->id;
+	case PX_SREG_NWARPID: return s->nwarps;
+	case PX_SREG_CTAID: return 0;
+	case PX_SREG_NCTAID: return s->opt->grid[c] ? s->opt->grid[c] : 1;
+	case PX_SREG_LANEMASK_EQ: return 1u << lane;
+	case PX_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
+	case PX_SREG_LANEMASK_LT: return (1u << lane) - 1;
+	case PX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
+	case PX_SREG_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
+	case PX_SREG_CLOCK: case PX_SREG_CLOCK64: case PX_SREG_GLOBALTIMER: case PX_SREG_GLOBALTIMER_LO:
+		return s->cycle;
+	case PX_SREG_DYNAMIC_SMEM_SIZE: return s->sh_limit - s->sh_static;
+	case PX_SREG_TOTAL_SMEM_SIZE: case PX_SREG_AGGR_SMEM_SIZE: return s->sh_limit;
+	default: return 0;
+	}
+}
+
+static inline uint64_t rd(const struct sim *s, const struct sim_warp *w, const struct sim_opnd *o,
+                          uint32_t lane, bool *unk)
+{
+	switch (o->kind) {
+	case PX_OPND_REG: {
+		if (w->unk[o->slot] >> lane & 1)
+			*unk = true;
+		uint64_t v = w->val[(size_t)o->slot * 32 + lane];
+		return o->neg ? !v : v;
+	}
+	case PX_OPND_SREG:
+		return sreg_val(s, w, o, lane);
+	case PX_OPND_IMM: case PX_OPND_FIMM: case PX_OPND_SYM:
+		return o->imm;
+	default:
+		*unk = true;
+		return 0;
+	}
+}
+
+static inline void wr(struct sim_warp *w, uint32_t slot, uint32_t lane, uint64_t v, bool unk)
+{
+	if (slot == UINT32_MAX)
+		return;
+	w->val[(size_t)slot * 32 + lane] = v;
+	if (unk)
+		w->unk[slot] |= 1u << lane;
+	else
+		w->unk[slot] &= ~(1u << lane);
+}
+
+static uint64_t trunc_to(uint64_t v, unsigned bits)
+{
+	return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+static int64_t sext(uint64_t v, unsigned bits)
+{
+	if (bits >= 64)
+		return (int64_t)v;
+	uint64_t m = 1ull << (bits - 1);
+	v = trunc_to(v, bits);
+	return (int64_t)((v ^ m) - m);
+}
+
+static float ftz32(float x, bool ftz)
+{
+	return ftz && fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static double round_int(double x, unsigned rnd)
+{
+	switch (rnd) {
+	case 4: return nearbyint(x);
+	case 6: return floor(x);
+	case 7: return ceil(x);
+	default: return trunc(x);
+	}
+}
+
+/* Float operation on f32 or f64 values (bits). */
+static uint64_t fop(const struct sim_insn *si, unsigned bits, uint64_t a, uint64_t b, uint64_t c,
+                    bool *unk)
+{
+	const struct px_insn *in = si->in;
+	bool ftz = in->mods & PX_MOD_FTZ;
+	if (bits == 64) {
+		double x = bits_f64(a), y = bits_f64(b), z = bits_f64(c), r;
+		switch (in->op) {
+		case PX_OP_ADD: r = x + y; break;
+		case PX_OP_SUB: r = x - y; break;
+		case PX_OP_MUL: r = x * y; break;
+		case PX_OP_FMA: case PX_OP_MAD: r = fma(x, y, z); break;
+		case PX_OP_DIV: r = x / y; break;
+		case PX_OP_MIN: r = fmin(x, y); break;
+		case PX_OP_MAX: r = fmax(x, y); break;
+		case PX_OP_ABS: r = fabs(x); break;
+		case PX_OP_NEG: r = -x; break;
+		case PX_OP_RCP: r = 1.0 / x; break;
+		case PX_OP_SQRT: r = sqrt(x); break;
+		case PX_OP_RSQRT: r = 1.0 / sqrt(x); break;
+		case PX_OP_COPYSIGN: r = copysign(y, x); break;
+		default: *unk = true; return 0;
+		}
+		if (in->mods & PX_MOD_SAT)
+			r = r != r ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
+		return f64_bits(r);
+	}
+	if (bits != 32) {
+		*unk = true;
+		return 0;
+	}
+	float x = ftz32(bits_f32(a), ftz), y = ftz32(bits_f32(b), ftz), z = ftz32(bits_f32(c), ftz), r;
+	switch (in->op) {
+	case PX_OP_ADD: r = x + y; break;
+	case PX_OP_SUB: r = x - y; break;
+	case PX_OP_MUL: r = x * y; break;
+	case PX_OP_FMA: case PX_OP_MAD: r = fmaf(x, y, z); break;
+	case PX_OP_DIV: r = x / y; break;
+	case PX_OP_MIN: r = fminf(x, y); break;
+	case PX_OP_MAX: r = fmaxf(x, y); break;
+	case PX_OP_ABS: r = fabsf(x); break;
+	case PX_OP_NEG: r = -x; break;
+	case PX_OP_RCP: r = 1.0f / x; break;
+	case PX_OP_SQRT: r = sqrtf(x); break;
+	case PX_OP_RSQRT: r = 1.0f / sqrtf(x); break;
+	case PX_OP_SIN: r = sinf(x); break;
+	case PX_OP_COS: r = cosf(x); break;
+	case PX_OP_EX2: r = exp2f(x); break;
+	case PX_OP_LG2: r = log2f(x); break;
+	case PX_OP_TANH: r = tanhf(x); break;
+	case PX_OP_COPYSIGN: r = copysignf(y, x); break;
+	default: *unk = true; return 0;
+	}
+	if (in->mods & PX_MOD_SAT)
+		r = r != r ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
+	return f32_bits(ftz32(r, ftz));
+}
+
+static bool cmp_int(unsigned cmp, uint64_t a, uint64_t b, bool sgn, unsigned bits)
+{
+	int64_t x = sext(a, bits), y = sext(b, bits);
+	uint64_t u = trunc_to(a, bits), v = trunc_to(b, bits);
+	switch (cmp) {
+	case PX_CMP_EQ: return u == v;
+	case PX_CMP_NE: return u != v;
+	case PX_CMP_LT: return sgn ? x < y : u < v;
+	case PX_CMP_LE: return sgn ? x <= y : u <= v;
+	case PX_CMP_GT: return sgn ? x > y : u > v;
+	case PX_CMP_GE: return sgn ? x >= y : u >= v;
+	case PX_CMP_LO: return u < v;
+	case PX_CMP_LS: return u <= v;
+	case PX_CMP_HI: return u > v;
+	case PX_CMP_HS: return u >= v;
+	default: return false;
+	}
+}
+
+static bool cmp_flt(unsigned cmp, double x, double y)
+{
+	bool un = x != x || y != y;
+	switch (cmp) {
+	case PX_CMP_EQ: return !un && x == y;
+	case PX_CMP_NE: return !un && x != y;
+	case PX_CMP_LT: return !un && x < y;
+	case PX_CMP_LE: return !un && x <= y;
+	case PX_CMP_GT: return !un && x > y;
+	case PX_CMP_GE: return !un && x >= y;
+	case PX_CMP_EQU: return un || x == y;
+	case PX_CMP_NEU: return un || x != y;
+	case PX_CMP_LTU: return un || x < y;
+	case PX_CMP_LEU: return un || x <= y;
+	case PX_CMP_GTU: return un || x > y;
+	case PX_CMP_GEU: return un || x >= y;
+	case PX_CMP_NUM: return !un;
+	case PX_CMP_NAN: return un;
+	default: return false;
+	}
+}
+
+static bool cmp_any(unsigned cmp, unsigned t, uint64_t a, uint64_t b)
+{
+	char k = px_type_kind(t);
+	unsigned bits = px_type_bits(t);
+	if (k == 'f')
+		return bits == 64 ? cmp_flt(cmp, bits_f64(a), bits_f64(b))
+		                  : cmp_flt(cmp, bits_f32(a), bits_f32(b));
+	return cmp_int(cmp, a, b, k == 's', bits);
+}
+
+/* Conversion cvt.dst.src of one value. */
+static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uint64_t v, bool *unk)
+{
+	char dk = px_type_kind(dt), sk = px_type_kind(st);
+	unsigned db = px_type_bits(dt), sb = px_type_bits(st);
+	bool sat = si->in->mods & PX_MOD_SAT, ftz = si->in->mods & PX_MOD_FTZ;
+	if ((dk == 'f' && db != 32 && db != 64) || (sk == 'f' && sb != 32 && sb != 64)) {
+		*unk = true;
+		return 0;
+	}
+	if (dk != 'f' && sk != 'f') {
+		if (sat) {
+			/* clamp the source value into the destination range */
+			if (sk == 's') {
+				int64_t x = sext(v, sb);
+				int64_t lo = dk == 's' ? -(int64_t)(1ull << (db - 1)) : 0;
+				int64_t hi = dk == 's' ? (int64_t)((1ull << (db - 1)) - 1)
+				                       : (db >= 64 ? INT64_MAX : (int64_t)((1ull << db) - 1));
+				x = x < lo ? lo : x > hi ? hi : x;
+				return trunc_to((uint64_t)x, db);
+			}
+			uint64_t x = trunc_to(v, sb);
+			uint64_t hi = dk == 's' ? (1ull << (db - 1)) - 1 : (db >= 64 ? UINT64_MAX : (1ull << db) - 1);
+			return x > hi ? hi : x;
+		}
+		uint64_t x = sk == 's' ? (uint64_t)sext(v, sb) : trunc_to(v, sb);
+		return trunc_to(x, db);
+	}
+	double x;
+	if (sk == 'f')
+		x = sb == 64 ? bits_f64(v) : (double)ftz32(bits_f32(v), ftz);
+	else
+		x = sk == 's' ? (double)sext(v, sb) : (double)trunc_to(v, sb);
+	if (dk == 'f') {
+		if (sk == 'f' && si->rnd >= 4)
+			x = round_int(x, si->rnd);
+		if (sat)
+			x = x != x ? 0 : x < 0 ? 0 : x > 1 ? 1 : x;
+		if (db == 64)
+			return f64_bits(x);
+		if (sk != 'f' && sb == 64) {
+			/* 64-bit integer to f32: round once, from the integer */
+			float r = sk == 's' ? (float)sext(v, 64) : (float)v;
+			return f32_bits(r);
+		}
+		return f32_bits(ftz32((float)x, ftz));
+	}
+	/* float to integer: .rzi unless said, saturating (PTX semantics), NaN -> 0 */
+	if (x != x)
+		return 0;
+	x = round_int(x, si->rnd ? si->rnd : 5);
+	if (dk == 's') {
+		double lo = -ldexp(1.0, (int)db - 1), hi = ldexp(1.0, (int)db - 1) - 1;
+		int64_t r = x <= lo ? (int64_t)lo : x >= hi ? (db == 64 ? INT64_MAX : (int64_t)hi) : (int64_t)x;
+		return trunc_to((uint64_t)r, db);
+	}
+	double hi = ldexp(1.0, (int)db) - 1;
+	uint64_t r = x <= 0 ? 0 : x >= hi ? (db == 64 ? UINT64_MAX : (uint64_t)hi) : (uint64_t)x;
+	return r;
+}
+
+/* Integer/bit operation of one lane. */
+static uint64_t iop(const struct sim_insn *si, unsigned t, uint64_t a, uint64_t b, uint64_t c,
+                    bool *unk)
+{
+	const struct px_insn *in = si->in;
+	unsigned bits = px_type_bits(t);
+	bool sg = px_type_kind(t) == 's';
+	int64_t x = sext(a, bits), y = sext(b, bits);
+	uint64_t u = trunc_to(a, bits), v = trunc_to(b, bits);
+	switch (in->op) {
+	case PX_OP_ADD: case PX_OP_SUB: {
+		uint64_t r = in->op == PX_OP_ADD ? u + v : u - v;
+		if ((in->mods & PX_MOD_SAT) && sg && bits == 32) {
+			int64_t q = in->op == PX_OP_ADD ? x + y : x - y;
+			q = q > INT32_MAX ? INT32_MAX : q < INT32_MIN ? INT32_MIN : q;
+			return trunc_to((uint64_t)q, 32);
+		}
+		return trunc_to(r, bits);
+	}
+	case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24: {
+		if (in->op == PX_OP_MUL24 || in->op == PX_OP_MAD24) {
+			x = sext(a, 24);
+			y = sext(b, 24);
+			u = trunc_to(a, 24);
+			v = trunc_to(b, 24);
+		}
+		bool add = in->op == PX_OP_MAD || in->op == PX_OP_MAD24;
+		if (in->mods & PX_MOD_WIDE) {
+			uint64_t p = sg ? (uint64_t)(x * y) : u * v;
+			return trunc_to(p + (add ? c : 0), bits * 2);
+		}
+		if (in->mods & PX_MOD_HI) {
+			uint64_t hi;
+			if (bits == 64) {
+				__int128 p = sg ? (__int128)x * y : (__int128)((unsigned __int128)u * v);
+				hi = (uint64_t)((unsigned __int128)p >> 64);
+			} else {
+				uint64_t p = sg ? (uint64_t)(x * y) : u * v;
+				hi = p >> bits;
+			}
+			return trunc_to(hi + (add ? c : 0), bits);
+		}
+		return trunc_to(u * v + (add ? c : 0), bits);
+	}
+	case PX_OP_DIV:
+		if (v == 0) { *unk = true; return 0; }
+		return trunc_to(sg ? (uint64_t)(x / y) : u / v, bits);
+	case PX_OP_REM:
+		if (v == 0) { *unk = true; return 0; }
+		return trunc_to(sg ? (uint64_t)(x % y) : u % v, bits);
+	case PX_OP_MIN: return trunc_to(sg ? (uint64_t)(x < y ? x : y) : (u < v ? u : v), bits);
+	case PX_OP_MAX: return trunc_to(sg ? (uint64_t)(x > y ? x : y) : (u > v ? u : v), bits);
+	case PX_OP_ABS: return trunc_to((uint64_t)(x < 0 ? -x : x), bits);
+	case PX_OP_NEG: return trunc_to((uint64_t)-x, bits);
+	case PX_OP_AND: return u & v;
+	case PX_OP_OR: return u | v;
+	case PX_OP_XOR: return u ^ v;
+	case PX_OP_NOT: return trunc_to(~u, bits);
+	case PX_OP_CNOT: return u == 0;
+	case PX_OP_SHL: return (b & 0xffffffff) >= bits ? 0 : trunc_to(u << (b & 0xffffffff), bits);
+	case PX_OP_SHR: {
+		uint64_t sh = b & 0xffffffff;
+		if (sg)
+			return trunc_to((uint64_t)(x >> (sh >= bits ? bits - 1 : sh)), bits);
+		return sh >= bits ? 0 : u >> sh;
+	}
+	case PX_OP_POPC: return (uint64_t)__builtin_popcountll(u);
+	case PX_OP_CLZ: return u ? (uint64_t)(__builtin_clzll(u) - (64 - bits)) : bits;
+	case PX_OP_BREV: {
+		uint64_t r = 0;
+		for (unsigned i = 0; i < bits; i++)
+			r |= ((u >> i) & 1) << (bits - 1 - i);
+		return r;
+	}
+	case PX_OP_BFIND: {
+		if (sg && x < 0)
+			u = trunc_to(~u, bits);
+		if (!u)
+			return 0xffffffff;
+		unsigned p = 63 - (unsigned)__builtin_clzll(u);
+		return has_mod(in, ".shiftamt") ? bits - 1 - p : p;
+	}
+	case PX_OP_BFE: {
+		unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c & 0xff);
+		uint64_t r = 0;
+		bool sbit = sg && len ? ((u >> (pos + len - 1 < bits ? pos + len - 1 : bits - 1)) & 1) : 0;
+		for (unsigned i = 0; i < bits; i++) {
+			uint64_t bit = i < len && pos + i < bits ? (u >> (pos + i)) & 1 : (sg ? sbit : 0);
+			r |= bit << i;
+		}
+		return r;
+	}
+	case PX_OP_SAD: return trunc_to((sg ? (uint64_t)(x > y ? x - y : y - x) : (u > v ? u - v : v - u)) + c, bits);
+	default:
+		*unk = true;
+		return 0;
+	}
+}
+
+/* Guard: the lanes of mask whose guard holds; lanes whose guard is unknown
+ * go to *unknown (and are not in the result). */
+uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
+                   uint32_t *unknown)
+{
+	(void)s;
+	*unknown = 0;
+	const struct px_insn *in = si->in;
+	if (in->guard < 0)
+		return mask;
+	uint32_t slot = s->slot_base[in->guard];
+	uint32_t r = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (w->unk[slot] >> l & 1) {
+			*unknown |= 1u << l;
+			continue;
+		}
+		bool v = w->val[(size_t)slot * 32 + l] & 1;
+		if (v != (bool)in->guard_neg)
+			r |= 1u << l;
+	}
+	return r;
+}
+
+/* ---- memory ---- */
+enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_OTHER };
+
+static int resolve_space(const struct sim *s, unsigned space, uint64_t *addr)
+{
+	switch (space) {
+	case PX_SPACE_SHARED: case PX_SPACE_SHARED_CTA: case PX_SPACE_SHARED_CLUSTER:
+		if (*addr >= SIM_SHARED_WIN)
+			*addr -= SIM_SHARED_WIN;
+		return SP_SHARED;
+	case PX_SPACE_LOCAL: return SP_LOCAL;
+	case PX_SPACE_PARAM: return SP_PARAM;
+	case PX_SPACE_GLOBAL: case PX_SPACE_CONST: return SP_GLOBAL;
+	default:
+		if (*addr >= SIM_SHARED_WIN && *addr < SIM_SHARED_WIN + (1ull << 32)) {
+			*addr -= SIM_SHARED_WIN;
+			return SP_SHARED;
+		}
+		if (*addr >= SIM_LOCAL_WIN && *addr < SIM_LOCAL_WIN + (1ull << 32)) {
+			*addr -= SIM_LOCAL_WIN;
+			return SP_LOCAL;
+		}
+		(void)s;
+		return SP_GLOBAL;
+	}
+}
+
+/* Reads n bytes (1, 2, 4, 8) of global/local memory. */
+static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, bool *unk)
+{
+	uint64_t r = 0;
+	for (unsigned b = 0; b < n; b++) {
+		uint64_t a = addr + b;
+		struct sim_word *w = mem_slot(&s->global, ((a >> 2) ^ key_hi) + 1, false);
+		unsigned sh = (unsigned)(a & 3);
+		if (!w || !(w->known >> sh & 1)) {
+			*unk = true;
+			return 0;
+		}
+		r |= (uint64_t)((w->val >> (8 * sh)) & 0xff) << (8 * b);
+	}
+	return r;
+}
+
+static void gwrite(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, uint64_t v, bool unk)
+{
+	for (unsigned b = 0; b < n; b++) {
+		uint64_t a = addr + b;
+		struct sim_word *w = mem_slot(&s->global, ((a >> 2) ^ key_hi) + 1, true);
+		unsigned sh = (unsigned)(a & 3);
+		w->val = (w->val & ~(0xffu << (8 * sh))) | (uint32_t)(((v >> (8 * b)) & 0xff) << (8 * sh));
+		if (unk)
+			w->known &= (uint8_t)~(1u << sh);
+		else
+			w->known |= (uint8_t)(1u << sh);
+	}
+}
+
+/* Shared access of one lane: bounds, race and initialisation checks, then
+ * the value. Returns false when out of bounds. */
+static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane,
+                          uint64_t off, unsigned n, bool write, bool atomic, uint64_t *v, bool *unk)
+{
+	uint32_t t = w->id * 32 + lane;
+	if (off + n > s->sh_limit) {
+		sim_violation(s, PX_V_SHARED_OOB, pc, t, t,
+		              "thread %u %s %u bytes of shared memory at offset %llu, outside the %llu bytes "
+		              "the kernel declares", t, write ? "writes" : "reads", n,
+		              (unsigned long long)off, (unsigned long long)s->sh_limit);
+		*unk = true;
+		return false;
+	}
+	uint64_t r = 0;
+	for (uint64_t wd = off >> 2; wd <= (off + n - 1) >> 2; wd++) {
+		struct sim_sword *sw = &s->sh[wd];
+		bool same_warp_w = sw->wtid >= 0 && (uint32_t)sw->wtid / 32 == w->id;
+		bool ordered_w = same_warp_w && sw->wsync != w->sync;
+		if (sw->wtid >= 0 && (uint32_t)sw->wtid != t && sw->wepoch == s->epoch && !ordered_w &&
+		    !(atomic && sw->watomic))
+			sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->wtid, t,
+			              "threads %d and %u access shared word %llu (byte offset %llu) between the same "
+			              "barriers, and thread %d writes it (line %u)%s", sw->wtid, t,
+			              (unsigned long long)wd, (unsigned long long)wd * 4, sw->wtid, sw->wline,
+			              same_warp_w ? "; same warp: needs __syncwarp() under independent thread scheduling" : "");
+		if (write && sw->rtid >= 0 && (uint32_t)sw->rtid != t && sw->repoch == s->epoch &&
+		    !((uint32_t)sw->rtid / 32 == w->id && sw->rsync != w->sync))
+			sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->rtid, t,
+			              "thread %u writes shared word %llu (byte offset %llu) that thread %d read (line %u) "
+			              "since the last barrier", t, (unsigned long long)wd,
+			              (unsigned long long)wd * 4, sw->rtid, sw->rline);
+		if (!write || atomic) {
+			if (!sw->written)
+				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
+				              "thread %u reads shared byte offset %llu, which no thread has written",
+				              t, (unsigned long long)wd * 4);
+			sw->rtid = (int32_t)t;
+			sw->repoch = s->epoch;
+			sw->rsync = w->sync;
+			sw->rline = s->ins[pc].in->line;
+		}
+		if (write) {
+			sw->written = true;
+			sw->wtid = (int32_t)t;
+			sw->wepoch = s->epoch;
+			sw->wsync = w->sync;
+			sw->wline = s->ins[pc].in->line;
+			sw->watomic = atomic;
+			sw->rtid = -1;
+		}
+	}
+	for (unsigned b = 0; b < n; b++) {
+		uint64_t a = off + b;
+		struct sim_sword *sw = &s->sh[a >> 2];
+		unsigned sh = (unsigned)(a & 3);
+		if (write) {
+			sw->val = (sw->val & ~(0xffu << (8 * sh))) | (uint32_t)(((*v >> (8 * b)) & 0xff) << (8 * sh));
+			if (*unk)
+				sw->known &= (uint8_t)~(1u << sh);
+			else
+				sw->known |= (uint8_t)(1u << sh);
+		} else {
+			if (!(sw->known >> sh & 1))
+				*unk = true;
+			r |= (uint64_t)((sw->val >> (8 * sh)) & 0xff) << (8 * b);
+		}
+	}
+	if (!write)
+		*v = r;
+	return true;
+}
+
+static uint64_t param_read(struct sim *s, uint64_t off, unsigned n, bool *unk)
+{
+	for (uint32_t i = 0; i < s->f->nparams; i++) {
+		uint64_t sz = px_var_size(&s->f->params[i]);
+		if (off >= s->param_off[i] && off + n <= s->param_off[i] + sz) {
+			if (!s->param_known[i] || off != s->param_off[i]) {
+				*unk = true;
+				return 0;
+			}
+			return trunc_to(s->param_val[i], n * 8);
+		}
+	}
+	*unk = true;
+	return 0;
+}
+
+static uint64_t atom_apply(const struct px_insn *in, unsigned t, uint64_t old, uint64_t b, uint64_t c,
+                           bool *unk)
+{
+	unsigned bits = px_type_bits(t);
+	char k = px_type_kind(t);
+	if (has_mod(in, ".add")) {
+		if (k == 'f')
+			return bits == 64 ? f64_bits(bits_f64(old) + bits_f64(b)) : f32_bits(bits_f32(old) + bits_f32(b));
+		return trunc_to(old + b, bits);
+	}
+	if (has_mod(in, ".exch")) return b;
+	if (has_mod(in, ".cas")) return trunc_to(old, bits) == trunc_to(b, bits) ? c : old;
+	if (has_mod(in, ".and")) return old & b;
+	if (has_mod(in, ".or")) return old | b;
+	if (has_mod(in, ".xor")) return old ^ b;
+	if (has_mod(in, ".min")) return k == 's' ? (sext(old, bits) < sext(b, bits) ? old : b) : (old < b ? old : b);
+	if (has_mod(in, ".max")) return k == 's' ? (sext(old, bits) > sext(b, bits) ? old : b) : (old > b ? old : b);
+	if (has_mod(in, ".inc")) return old >= b ? 0 : old + 1;
+	if (has_mod(in, ".dec")) return (old == 0 || old > b) ? b : old - 1;
+	*unk = true;
+	return 0;
+}
+
+/* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
+static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
+                     double *occ)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	const struct px_insn *in = si->in;
+	bool is_ld = in->op == PX_OP_LD || in->op == PX_OP_LDU;
+	bool is_st = in->op == PX_OP_ST;
+	bool is_atom = in->op == PX_OP_ATOM || in->op == PX_OP_RED;
+	if (!is_ld && !is_st && !is_atom) {
+		for (uint32_t d = 0; d < si->ndefs; d++)
+			w->unk[si->defs[d]] |= mask;
+		sim_note(s, pc, "'%.*s' is not simulated: its results are unknown", (int)in->opname.n, in->opname.p);
+		return;
+	}
+	unsigned t = in->ntypes ? in->types[in->ntypes - 1] : PX_TYPE_B32;
+	unsigned eb = px_type_bits(t) / 8;
+	if (!eb)
+		eb = 4;
+	unsigned nvec = in->vec ? in->vec : 1;
+	const struct sim_opnd *ao = NULL, *vo = NULL, *vo2 = NULL;
+	const struct sim_opnd *dst = NULL;
+	for (uint32_t k = 0; k < si->nop; k++)
+		if (si->op[k].kind == PX_OPND_ADDR) {
+			ao = &si->op[k];
+			if (is_ld || (in->op == PX_OP_ATOM))
+				dst = k > 0 ? &si->op[0] : NULL;
+			vo = k + 1 < si->nop ? &si->op[k + 1] : NULL;
+			vo2 = k + 2 < si->nop ? &si->op[k + 2] : NULL;
+			break;
+		}
+	if (!ao)
+		return;
+	int64_t addrs[32];
+	uint32_t known_mask = 0;
+	int spc = SP_OTHER;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		bool unk = false;
+		uint64_t a = ao->imm;
+		if (ao->slot != UINT32_MAX) {
+			if (w->unk[ao->slot] >> l & 1)
+				unk = true;
+			a += w->val[(size_t)ao->slot * 32 + l];
+		}
+		if (unk) {
+			addrs[l] = 0;
+			continue;
+		}
+		spc = resolve_space(s, in->space, &a);
+		addrs[l] = (int64_t)a;
+		known_mask |= 1u << l;
+	}
+	if (known_mask != mask)
+		sim_note(s, pc, "address depends on an unknown value (memory contents or a parameter without "
+		         "--param): the access is skipped for those lanes, its results are unknown");
+	/* timing */
+	uint32_t bytes = eb * nvec;
+	if (spc == SP_SHARED) {
+		uint32_t wf = 1, ideal = 1;
+		if (known_mask)
+			px_warp_wavefronts(addrs, known_mask, bytes, &wf, &ideal);
+		*occ = wf ? wf : 1;
+		*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
+	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
+		uint32_t sec = 1, ideal = 1;
+		if (known_mask)
+			px_warp_sectors(addrs, known_mask, bytes, &sec, &ideal);
+		*occ = sec / s->lsu_sectors_per_clk;
+		if (*occ < 1)
+			*occ = 1;
+		bool cg = has_mod(in, ".cg") || has_mod(in, ".cv") || is_atom;
+		double worst = s->lat_l1;
+		for (uint32_t m = known_mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t line = ((uint64_t)addrs[l] >> 7) ^ (spc == SP_LOCAL ? (uint64_t)(w->id * 32 + l) << 40 : 0);
+			double lt;
+			if (is_st) {
+				sim_mem_has(&s->l2, line, true);
+				continue;
+			}
+			if (!cg && sim_mem_has(&s->l1, line, true))
+				lt = s->lat_l1;
+			else if (sim_mem_has(&s->l2, line, true))
+				lt = s->lat_l2;
+			else
+				lt = s->lat_dram;
+			if (cg)
+				sim_mem_has(&s->l1, line, false);
+			if (lt > worst)
+				worst = lt;
+		}
+		*lat = worst + (sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0);
+	} else {
+		*lat = s->lat[P_ALU];
+		*occ = 1;
+	}
+	/* values, lane by lane in lane order (atomics serialise that way) */
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		bool aunk = !(known_mask >> l & 1);
+		uint64_t a = (uint64_t)addrs[l];
+		uint64_t key_hi = spc == SP_LOCAL ? ((uint64_t)(w->id * 32 + l) << 44) | (1ull << 62) : 0;
+		for (unsigned e = 0; e < nvec; e++) {
+			uint64_t ea = a + (uint64_t)e * eb;
+			uint32_t dslot = UINT32_MAX, vslot_unk = 0;
+			(void)vslot_unk;
+			if (dst)
+				dslot = dst->kind == PX_OPND_VEC ? dst->el[e] : dst->slot;
+			if (is_ld) {
+				bool unk = aunk;
+				uint64_t v = 0;
+				if (!aunk) {
+					if (spc == SP_SHARED)
+						shared_access(s, w, pc, l, ea, eb, false, false, &v, &unk);
+					else if (spc == SP_PARAM)
+						v = param_read(s, ea, eb, &unk);
+					else
+						v = gread(s, key_hi, ea, eb, &unk);
+				}
+				if (!unk && px_type_kind(t) == 's')
+					v = trunc_to((uint64_t)sext(v, eb * 8), 64);
+				wr(w, dslot, l, v, unk);
+				continue;
+			}
+			/* store value / atomic operands */
+			const struct sim_opnd *src = vo;
+			bool unk = false;
+			uint64_t v = 0;
+			if (src && src->kind == PX_OPND_VEC) {
+				uint32_t sl = src->el[e];
+				if (sl == UINT32_MAX) {
+					v = 0;
+				} else {
+					v = w->val[(size_t)sl * 32 + l];
+					unk = w->unk[sl] >> l & 1;
+				}
+			} else if (src) {
+				v = rd(s, w, src, l, &unk);
+			}
+			if (aunk)
+				continue;
+			if (is_st) {
+				if (spc == SP_SHARED)
+					shared_access(s, w, pc, l, ea, eb, true, false, &v, &unk);
+				else if (spc != SP_PARAM)
+					gwrite(s, key_hi, ea, eb, v, unk);
+				continue;
+			}
+			/* atomics */
+			uint64_t c = 0;
+			if (vo2)
+				c = rd(s, w, vo2, l, &unk);
+			uint64_t old = 0;
+			bool ounk = false;
+			if (spc == SP_SHARED) {
+				if (!shared_access(s, w, pc, l, ea, eb, false, true, &old, &ounk))
+					continue;
+			} else {
+				old = gread(s, key_hi, ea, eb, &ounk);
+			}
+			bool nunk = unk || ounk;
+			uint64_t nv = atom_apply(in, t, old, v, c, &nunk);
+			if (spc == SP_SHARED)
+				shared_access(s, w, pc, l, ea, eb, true, true, &nv, &nunk);
+			else
+				gwrite(s, key_hi, ea, eb, nv, nunk);
+			if (dst && in->op == PX_OP_ATOM)
+				wr(w, dslot, l, old, ounk);
+		}
+	}
+}
+
+/* ---- warp-wide operations ---- */
+static uint32_t member_mask(struct sim *s, struct sim_warp *w, const struct sim_opnd *o, uint32_t mask,
+                            uint32_t pc)
+{
+	uint32_t mm = 0xffffffff;
+	bool unk = false;
+	if (o) {
+		uint32_t l = mask ? (uint32_t)__builtin_ctz(mask) : 0;
+		mm = (uint32_t)rd(s, w, o, l, &unk);
+	}
+	if (unk)
+		return mask;
+	uint32_t live = w->exists & ~w->exited;
+	if (mask & ~mm) {
+		uint32_t l = (uint32_t)__builtin_ctz(mask & ~mm);
+		sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + l, w->id * 32 + l,
+		              "lane %u executes this instruction but its membermask 0x%08x does not include it", l, mm);
+	} else if (mm & ~live & w->exists) {
+		uint32_t l = (uint32_t)__builtin_ctz(mm & ~live & w->exists);
+		sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(mask), w->id * 32 + l,
+		              "membermask 0x%08x names lane %u, which has exited (executing lanes 0x%08x)", mm, l, mask);
+	} else if (mm & ~mask & w->exists) {
+		uint32_t l = (uint32_t)__builtin_ctz(mm & ~mask & w->exists);
+		sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(mask), w->id * 32 + l,
+		              "membermask 0x%08x names lane %u, which does not execute this instruction "
+		              "(executing lanes 0x%08x)", mm, l, mask);
+	}
+	w->sync++;
+	return mm;
+}
+
+static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	const struct px_insn *in = si->in;
+	const struct sim_opnd *mo = si->nop ? &si->op[si->nop - 1] : NULL;
+	switch (in->op) {
+	case PX_OP_ACTIVEMASK:
+		for (uint32_t m = mask; m; m &= m - 1)
+			wr(w, si->op[0].slot, (uint32_t)__builtin_ctz(m), mask, false);
+		return;
+	case PX_OP_SHFL: {
+		if (!(in->mods & PX_MOD_SYNC))
+			mo = NULL;
+		member_mask(s, w, mo, mask, pc);
+		const struct sim_opnd *d = &si->op[0];
+		uint32_t dslot = d->kind == PX_OPND_VEC ? d->el[0] : d->slot;
+		uint32_t pslot = d->kind == PX_OPND_VEC && d->nel > 1 ? d->el[1] : UINT32_MAX;
+		int mode = has_mod(in, ".up") ? 0 : has_mod(in, ".down") ? 1 : has_mod(in, ".bfly") ? 2 : 3;
+		uint64_t res[32];
+		bool runk[32], pv[32];
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint32_t b = (uint32_t)rd(s, w, &si->op[2], l, &unk) & 31;
+			uint32_t c = (uint32_t)rd(s, w, &si->op[3], l, &unk);
+			uint32_t segmask = (c >> 8) & 31, cval = c & 31;
+			uint32_t maxl = (l & segmask) | (cval & ~segmask), minl = l & segmask;
+			int32_t j;
+			bool p;
+			switch (mode) {
+			case 0: j = (int32_t)l - (int32_t)b; p = j >= (int32_t)maxl; break;
+			case 1: j = (int32_t)(l + b); p = j <= (int32_t)maxl; break;
+			case 2: j = (int32_t)(l ^ b); p = j <= (int32_t)maxl; break;
+			default: j = (int32_t)(minl | (b & ~segmask)); p = j <= (int32_t)maxl; break;
+			}
+			if (!p)
+				j = (int32_t)l;
+			bool su = false;
+			uint64_t v = 0;
+			if (j < 0 || j > 31 || !(mask >> j & 1))
+				su = true;
+			else
+				v = rd(s, w, &si->op[1], (uint32_t)j, &su);
+			res[l] = v;
+			runk[l] = su || unk;
+			pv[l] = p;
+		}
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			wr(w, dslot, l, res[l], runk[l]);
+			wr(w, pslot, l, pv[l], false);
+		}
+		return;
+	}
+	case PX_OP_VOTE: {
+		if (!(in->mods & PX_MOD_SYNC))
+			mo = NULL;
+		member_mask(s, w, mo, mask, pc);
+		uint32_t ballot = 0, unkl = 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t v = rd(s, w, &si->op[1], l, &unk);
+			if (unk)
+				unkl |= 1u << l;
+			if (v & 1)
+				ballot |= 1u << l;
+		}
+		bool all = (ballot & mask) == mask, any = ballot != 0, uni = all || !any;
+		uint64_t r = has_mod(in, ".ballot") ? ballot : has_mod(in, ".all") ? all : has_mod(in, ".any") ? any : uni;
+		for (uint32_t m = mask; m; m &= m - 1)
+			wr(w, si->op[0].slot, (uint32_t)__builtin_ctz(m), r, unkl != 0);
+		return;
+	}
+	case PX_OP_MATCH: case PX_OP_REDUX: {
+		member_mask(s, w, mo, mask, pc);
+		uint64_t v[32];
+		uint32_t unkl = 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			v[l] = rd(s, w, &si->op[1], l, &unk);
+			if (unk)
+				unkl |= 1u << l;
+		}
+		const struct sim_opnd *d = &si->op[0];
+		uint32_t dslot = d->kind == PX_OPND_VEC ? d->el[0] : d->slot;
+		if (in->op == PX_OP_MATCH) {
+			bool all = has_mod(in, ".all");
+			uint32_t first = (uint32_t)__builtin_ctz(mask);
+			bool same = true;
+			for (uint32_t m = mask; m; m &= m - 1)
+				same &= v[__builtin_ctz(m)] == v[first];
+			for (uint32_t m = mask; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m), r = 0;
+				for (uint32_t q = mask; q; q &= q - 1)
+					if (v[__builtin_ctz(q)] == v[l])
+						r |= 1u << __builtin_ctz(q);
+				wr(w, dslot, l, all ? (same ? mask : 0) : r, unkl != 0);
+				if (d->kind == PX_OPND_VEC && d->nel > 1)
+					wr(w, d->el[1], l, same, unkl != 0);
+			}
+			return;
+		}
+		unsigned t = in->ntypes ? in->types[0] : PX_TYPE_U32;
+		bool sg = px_type_kind(t) == 's';
+		uint64_t acc = v[__builtin_ctz(mask)];
+		for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
+			uint64_t x = v[__builtin_ctz(m)];
+			if (has_mod(in, ".add")) acc = (uint32_t)(acc + x);
+			else if (has_mod(in, ".and")) acc &= x;
+			else if (has_mod(in, ".or")) acc |= x;
+			else if (has_mod(in, ".xor")) acc ^= x;
+			else if (has_mod(in, ".min")) acc = sg ? (sext(x, 32) < sext(acc, 32) ? x : acc) : (x < acc ? x : acc);
+			else if (has_mod(in, ".max")) acc = sg ? (sext(x, 32) > sext(acc, 32) ? x : acc) : (x > acc ? x : acc);
+		}
+		for (uint32_t m = mask; m; m &= m - 1)
+			wr(w, dslot, (uint32_t)__builtin_ctz(m), acc, unkl != 0);
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+/* ---- one warp-instruction (everything but control flow and barriers) ---- */
+uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
+                  double *occ)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	const struct px_insn *in = si->in;
+	unsigned fl = px_opcode_flags(in->op);
+	*lat = s->lat[si->pipe];
+	*occ = s->occ[si->pipe];
+	if (!mask)
+		return 0;
+	if (fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)) {
+		exec_mem(s, w, pc, mask, lat, occ);
+		return 0;
+	}
+	if (fl & PX_OPF_WARP || in->op == PX_OP_ACTIVEMASK) {
+		exec_warp(s, w, pc, mask);
+		return 0;
+	}
+	const struct sim_opnd *o = si->op;
+	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
+	char k = px_type_kind(t);
+	unsigned bits = px_type_bits(t);
+	switch (in->op) {
+	case PX_OP_MOV: case PX_OP_CVTA:
+		if (o[0].kind == PX_OPND_VEC || o[1].kind == PX_OPND_VEC) {
+			/* pack / unpack: mov.b64 %rd, {%r1, %r2} and back */
+			const struct sim_opnd *vec = o[0].kind == PX_OPND_VEC ? &o[0] : &o[1];
+			unsigned eb = bits / (vec->nel ? vec->nel : 1);
+			for (uint32_t m = mask; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				if (o[0].kind == PX_OPND_VEC) {
+					bool unk = false;
+					uint64_t v = rd(s, w, &o[1], l, &unk);
+					for (uint32_t e = 0; e < vec->nel; e++)
+						wr(w, vec->el[e], l, trunc_to(v >> (eb * e), eb), unk);
+				} else {
+					bool unk = false;
+					uint64_t v = 0;
+					for (uint32_t e = 0; e < vec->nel; e++) {
+						uint32_t sl = vec->el[e];
+						if (sl == UINT32_MAX)
+							continue;
+						unk |= w->unk[sl] >> l & 1;
+						v |= trunc_to(w->val[(size_t)sl * 32 + l], eb) << (eb * e);
+					}
+					wr(w, o[0].slot, l, v, unk);
+				}
+			}
+			return 0;
+		}
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t v = rd(s, w, &o[1], l, &unk);
+			if (in->op == PX_OP_CVTA) {
+				bool shared = in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA;
+				bool local = in->space == PX_SPACE_LOCAL;
+				if (in->mods & PX_MOD_TO)
+					v -= shared ? SIM_SHARED_WIN : local ? SIM_LOCAL_WIN : 0;
+				else
+					v += shared ? SIM_SHARED_WIN : local ? SIM_LOCAL_WIN : 0;
+				if (in->mods & PX_MOD_TO && (shared || local))
+					v = trunc_to(v, bits ? bits : 64);
+			} else if (o[1].kind == PX_OPND_SYM && bits == 64) {
+				/* the generic address of a shared variable is taken with cvta */
+			}
+			wr(w, o[0].slot, l, v, unk);
+		}
+		return 0;
+	case PX_OP_SETP: case PX_OP_SET: {
+		uint32_t pslot = o[0].kind == PX_OPND_VEC ? o[0].el[0] : o[0].slot;
+		uint32_t qslot = o[0].kind == PX_OPND_VEC && o[0].nel > 1 ? o[0].el[1] : UINT32_MAX;
+		int bop = has_mod(in, ".and") ? 1 : has_mod(in, ".or") ? 2 : has_mod(in, ".xor") ? 3 : 0;
+		unsigned ct = in->op == PX_OP_SET && in->ntypes > 1 ? in->types[1] : t;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk);
+			bool r = cmp_any(in->cmp, ct, a, b), q = !r;
+			if (bop && si->nop > 3) {
+				bool c = rd(s, w, &o[3], l, &unk) & 1;
+				r = bop == 1 ? (r && c) : bop == 2 ? (r || c) : (r != c);
+				q = bop == 1 ? (q && c) : bop == 2 ? (q || c) : (q != c);
+			}
+			if (in->op == PX_OP_SET) {
+				uint64_t v = px_type_kind(t) == 'f' ? (r ? f32_bits(1.0f) : 0) : (r ? 0xffffffffu : 0);
+				wr(w, pslot, l, v, unk);
+			} else {
+				wr(w, pslot, l, r, unk);
+				wr(w, qslot, l, q, unk);
+			}
+		}
+		return 0;
+	}
+	case PX_OP_SELP: case PX_OP_SLCT:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk);
+			bool cu = false;
+			uint64_t c = rd(s, w, &o[3], l, &cu);
+			bool pick;
+			if (in->op == PX_OP_SELP) {
+				pick = c & 1;
+			} else {
+				unsigned ct = in->ntypes > 1 ? in->types[1] : PX_TYPE_S32;
+				pick = px_type_kind(ct) == 'f' ? bits_f32(c) >= 0.0f : sext(c, 32) >= 0;
+			}
+			wr(w, o[0].slot, l, pick ? a : b, unk || cu);
+		}
+		return 0;
+	case PX_OP_CVT:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk);
+			uint64_t r = convert(si, t, in->ntypes > 1 ? in->types[1] : t, a, &unk);
+			wr(w, o[0].slot, l, r, unk);
+		}
+		return 0;
+	case PX_OP_LOP3:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk),
+			         c = rd(s, w, &o[3], l, &unk), lut = rd(s, w, &o[4], l, &unk), r = 0;
+			for (unsigned i = 0; i < 32; i++) {
+				unsigned idx = (unsigned)(((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1));
+				r |= ((lut >> idx) & 1) << i;
+			}
+			wr(w, o[0].slot, l, r, unk);
+		}
+		return 0;
+	case PX_OP_PRMT:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk),
+			         c = rd(s, w, &o[3], l, &unk);
+			uint64_t bytes = (a & 0xffffffff) | (b & 0xffffffff) << 32, r = 0;
+			for (unsigned i = 0; i < 4; i++) {
+				unsigned sel = (unsigned)(c >> (4 * i)) & 0xf;
+				uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
+				if (sel & 8)
+					byte = (byte & 0x80) ? 0xff : 0;
+				r |= byte << (8 * i);
+			}
+			if (in->modtext.n > 5)
+				unk = true;   /* .f4e/.b4e/... modes: not simulated */
+			wr(w, o[0].slot, l, r, unk);
+		}
+		return 0;
+	case PX_OP_BFI:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk);
+			unsigned pos = (unsigned)rd(s, w, &o[3], l, &unk) & 0xff, len = (unsigned)rd(s, w, &o[4], l, &unk) & 0xff;
+			uint64_t r = b;
+			for (unsigned i = 0; i < len && pos + i < bits; i++)
+				r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+			wr(w, o[0].slot, l, r, unk);
+		}
+		return 0;
+	case PX_OP_SHF:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk) & 0xffffffff, b = rd(s, w, &o[2], l, &unk) & 0xffffffff;
+			uint32_t n = (uint32_t)rd(s, w, &o[3], l, &unk);
+			n = has_mod(in, ".clamp") ? (n > 32 ? 32 : n) : n & 31;
+			uint64_t cat = b << 32 | a, r = has_mod(in, ".l") ? (cat << n) >> 32 : cat >> n;
+			wr(w, o[0].slot, l, r & 0xffffffff, unk);
+		}
+		return 0;
+	case PX_OP_BAR: case PX_OP_BARRIER: case PX_OP_MEMBAR: case PX_OP_FENCE: case PX_OP_BRA:
+	case PX_OP_RET: case PX_OP_EXIT: case PX_OP_PREFETCH: case PX_OP_PREFETCHU: case PX_OP_NANOSLEEP:
+	case PX_OP_PMEVENT: case PX_OP_GRIDDEPCONTROL: case PX_OP_TRAP: case PX_OP_BRKPT:
+		return 0;
+	default:
+		break;
+	}
+	bool is_float = k == 'f';
+	bool fl_op = is_float || in->op == PX_OP_SIN || in->op == PX_OP_COS || in->op == PX_OP_EX2 ||
+	             in->op == PX_OP_LG2 || in->op == PX_OP_RCP || in->op == PX_OP_SQRT ||
+	             in->op == PX_OP_RSQRT || in->op == PX_OP_TANH || in->op == PX_OP_COPYSIGN;
+	bool known_op = true;
+	switch (in->op) {
+	case PX_OP_ADD: case PX_OP_SUB: case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24:
+	case PX_OP_DIV: case PX_OP_REM: case PX_OP_MIN: case PX_OP_MAX: case PX_OP_ABS: case PX_OP_NEG:
+	case PX_OP_AND: case PX_OP_OR: case PX_OP_XOR: case PX_OP_NOT: case PX_OP_CNOT: case PX_OP_SHL:
+	case PX_OP_SHR: case PX_OP_POPC: case PX_OP_CLZ: case PX_OP_BREV: case PX_OP_BFIND: case PX_OP_BFE:
+	case PX_OP_SAD: case PX_OP_FMA: case PX_OP_SIN: case PX_OP_COS: case PX_OP_EX2: case PX_OP_LG2:
+	case PX_OP_RCP: case PX_OP_SQRT: case PX_OP_RSQRT: case PX_OP_TANH: case PX_OP_COPYSIGN:
+		break;
+	default:
+		known_op = false;
+	}
+	if (!known_op || t == PX_TYPE_PRED) {
+		if (t == PX_TYPE_PRED && (in->op == PX_OP_AND || in->op == PX_OP_OR || in->op == PX_OP_XOR ||
+		                          in->op == PX_OP_NOT || in->op == PX_OP_MOV)) {
+			/* predicate logic */
+		} else {
+			for (uint32_t d = 0; d < si->ndefs; d++)
+				w->unk[si->defs[d]] |= mask;
+			sim_note(s, pc, "'%.*s%.*s' is not simulated: its results are unknown", (int)in->opname.n,
+			         in->opname.p, (int)in->modtext.n, in->modtext.p);
+			return 0;
+		}
+	}
+	uint32_t nsrc = si->nop > 1 ? si->nop - 1u : 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		bool unk = false;
+		uint64_t a = nsrc > 0 ? rd(s, w, &o[1], l, &unk) : 0;
+		uint64_t b = nsrc > 1 ? rd(s, w, &o[2], l, &unk) : 0;
+		uint64_t c = nsrc > 2 ? rd(s, w, &o[3], l, &unk) : 0;
+		uint64_t r;
+		if (t == PX_TYPE_PRED)
+			r = (in->op == PX_OP_AND ? a & b : in->op == PX_OP_OR ? a | b
+			     : in->op == PX_OP_XOR ? a ^ b : !(a & 1)) & 1;
+		else if (fl_op)
+			r = fop(si, bits, a, b, c, &unk);
+		else
+			r = iop(si, t, a, b, c, &unk);
+		wr(w, o[0].slot, l, r, unk);
+	}
+	return 0;
+}

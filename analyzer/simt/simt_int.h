@@ -1,0 +1,148 @@
+/* simt_int.h: the simulator's internal state, shared by simt_exec.c (one
+ * warp-instruction on concrete values) and simt.c (scheduling, timing,
+ * SIMT stack, verifier, results). Not a public header. */
+#ifndef PX_SIMT_INT_H
+#define PX_SIMT_INT_H
+
+#include "simt.h"
+
+/* Address windows of the simulated machine (generic addresses). */
+#define SIM_SHARED_WIN 0x00007f0000000000ull   /* generic base of shared memory */
+#define SIM_LOCAL_WIN 0x00007e0000000000ull    /* generic base of local memory */
+#define SIM_PARAM_PTR(i) (0x0000010000000000ull * ((uint64_t)(i) + 1))  /* pointer params */
+#define SIM_GLOBAL_VARS 0x0000000010000000ull  /* module .global variables */
+
+/* Pipelines an instruction occupies (timing classes). */
+enum sim_pipe { P_ALU, P_IMAD, P_FP32, P_FP64, P_SFU, P_SHARED, P_GLOBAL, P_SHFL, P_BAR, P_BRANCH,
+                P_COUNT };
+
+struct sim_opnd {
+	uint8_t kind;      /* enum px_operand_kind */
+	uint8_t neg;
+	uint32_t slot;     /* REG: register slot */
+	uint64_t imm;      /* IMM/FIMM bits (per the instruction's type), SYM address */
+	uint16_t sreg;
+	int8_t comp;
+	uint8_t nel;       /* VEC: elements */
+	uint32_t el[8];    /* VEC: slots (UINT32_MAX = sink or immediate 0) */
+	const struct px_operand *src;
+};
+
+struct sim_insn {
+	const struct px_insn *in;
+	uint8_t pipe;      /* enum sim_pipe */
+	uint8_t nop;
+	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
+	bool is_signed;
+	uint32_t target;   /* branch: instruction index */
+	uint32_t nuses, ndefs;
+	uint32_t uses[12], defs[8];   /* slots */
+	struct sim_opnd op[6];
+};
+
+/* One memory word of the sparse memories (4-byte words). */
+struct sim_word {
+	uint64_t key;      /* word address; 0 = free slot (address 0 is never stored) */
+	uint32_t val;
+	uint8_t known;     /* byte mask of known bytes */
+};
+struct sim_mem {
+	struct sim_word *w;
+	uint64_t n, cap;   /* cap a power of two */
+};
+
+/* Shared-memory tracking per 4-byte word (verifier). */
+struct sim_sword {
+	uint32_t val;
+	uint8_t known;     /* byte mask */
+	bool written;
+	int32_t wtid;      /* last writer thread, -1 none */
+	uint32_t wepoch, wsync, wline;
+	int32_t rtid;      /* last reader (other than the writer), -1 none */
+	uint32_t repoch, rsync, rline;
+	bool watomic;
+};
+
+struct sim_frame { uint32_t pc, rpc, mask; };
+
+enum sim_wstate { W_READY, W_BARRIER, W_DONE };
+
+struct sim_warp {
+	uint32_t id;
+	uint32_t exists;          /* lanes that exist */
+	uint32_t exited;
+	struct sim_frame *stk; uint32_t nstk, capstk;
+	uint8_t state;
+	uint32_t bar_id, bar_mask;
+	uint64_t *val;            /* nslots * 32 */
+	uint32_t *unk;            /* nslots: lanes whose value is unknown */
+	uint64_t *ready;          /* nslots: cycle the value is ready */
+	uint8_t *mem_pending;     /* nslots: produced by a load */
+	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
+	uint64_t resume;          /* cycle a barrier release lets it go on */
+	uint32_t prev_block;
+	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
+	int64_t tid[32][3];
+	uint32_t *loop_iter;      /* per loop: header executions in the current entry */
+	int32_t in_loop;          /* innermost selected-loop index of pc, -1 none */
+	uint64_t *hdr_count;      /* per loop: header executions */
+	bool *entered;            /* per loop */
+};
+
+struct sim {
+	const struct px_module *m;
+	const struct px_func *f;
+	const struct px_simt_options *opt;
+	struct px_simt_result *res;
+	struct sim_insn *ins; uint32_t nins;
+	uint32_t *slot_base; uint32_t nslots;
+	uint32_t *block_start;    /* block -> first instruction */
+	struct sim_warp *w; uint32_t nwarps;
+	uint32_t block[3], nthreads;
+	uint64_t *param_val; bool *param_known;   /* per parameter */
+	uint64_t *param_off;      /* byte offset of each parameter in the param space */
+	/* memories */
+	struct sim_mem global;    /* global + local (local keys carry the thread) */
+	struct sim_sword *sh; uint64_t sh_words, sh_static, sh_limit;
+	uint64_t *var_addr;       /* per kernel var: shared offset / local offset */
+	uint64_t *mvar_addr;      /* per module var */
+	uint32_t epoch;           /* barriers completed by the block */
+	/* L1/L2 model: lines (128 B) seen */
+	struct sim_mem l1, l2;
+	/* timing */
+	uint64_t cycle;
+	uint64_t pipe_free[4][P_COUNT];
+	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
+	double lat[P_COUNT], occ[P_COUNT];
+	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
+	uint32_t bar_arrived_warps;
+	/* loops */
+	uint32_t nloops;          /* f->nloops */
+	bool *loop_sel;
+	int32_t *block_loop;      /* per block: innermost selected loop, -1 */
+	struct px_simt_loop *lr;  /* per loop (f->nloops) */
+	uint64_t *loop_issued, *loop_lanes, *loop_first, *loop_last, *loop_busy_until;
+	uint64_t *loop_cycles;
+	/* unknown-value notes, once per instruction */
+	uint8_t *noted;
+	bool *viol_seen;          /* per (kind, insn) */
+	bool stop;
+	const char *stop_reason;
+};
+
+/* simt_exec.c */
+void sim_decode(struct sim *s);
+/* Executes instruction pc for the lanes in mask of warp w (guard applied
+ * inside). Returns the lanes for which a branch is taken (branches only).
+ * Fills *lat_extra with the memory latency and *occ with the pipe cycles. */
+uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
+                  double *occ);
+uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
+                   uint32_t *unknown);
+void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...) PX_PRINTF(3, 4);
+void sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
+                   const char *fmt, ...) PX_PRINTF(6, 7);
+void sim_mem_free(struct sim_mem *m);
+bool sim_mem_has(struct sim_mem *m, uint64_t key, bool insert);
+
+#endif
