@@ -960,7 +960,8 @@ bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt
 		r->issued_per_iteration = hdr ? (double)s.loop_issued[l] / (double)hdr : 0;
 		r->simt_efficiency = s.loop_issued[l] ? (double)s.loop_lanes[l] / (32.0 * (double)s.loop_issued[l]) : 0;
 	}
-	qsort(out->viol, out->nviol, sizeof *out->viol, cmp_viol);
+	if (out->nviol > 1)
+		qsort(out->viol, out->nviol, sizeof *out->viol, cmp_viol);
 	free_sim(&s);
 	return true;
 }
