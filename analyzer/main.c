@@ -75,6 +75,7 @@ static const struct cmd commands[] = {
 	 "  --block X[,Y[,Z]]    launch block for kernels without .reqntid/.maxntid\n"
 	 "  --param NAME=VALUE   value of a kernel parameter (repeatable)\n"
 	 "  --ptxas[=PATH]       exact registers and spills from ptxas -v\n"
+	 "  --nvcc PATH          the nvcc for CUDA files (default: $CUDA_HOME/bin/nvcc, PATH)\n"
 	 "  --no-compile         source analyses only for CUDA files (no nvcc)\n"
 	 "  -p BUILD_DIR         folder of compile_commands.json (CUDA files)\n"
 	 "  --arch-dir DIR       also load the arch tables in DIR (repeatable)\n"},
@@ -1316,6 +1317,9 @@ static int cmd_lint(int argc, char **argv)
 	struct px_ftable *ftab = NULL;
 	struct lint_job *jl = NULL;
 	struct px_diags diags = {0};
+	const char *nvcc_given = NULL, *build_dir = NULL;
+	char *nvcc = NULL, *cache = NULL;
+	struct px_cuda_nvcc nb = {0};
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -1405,7 +1409,9 @@ static int cmd_lint(int argc, char **argv)
 		} else if (strcmp(a, "--no-compile") == 0) {
 			opt.no_compile = true;   /* CUDA sources: the front end's source analyses only */
 		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
-			(void)v;  /* compile_commands.json: used by the CUDA front end */
+			build_dir = v;   /* compile_commands.json: the nvcc bridge's flags */
+		} else if ((v = opt_value(argc, argv, &i, "--nvcc"))) {
+			nvcc_given = v;
 		} else if (a[0] == '-' && a[1]) {
 			rc = bad_usage("unknown option '%s' (see ptxray lint --help)", a);
 			goto out;
@@ -1449,6 +1455,21 @@ static int cmd_lint(int argc, char **argv)
 			if (has_suffix(paths[i], ".cu") || has_suffix(paths[i], ".cuh"))
 				skipped_cu++;
 			*PX_VEC_PUSH(files, nfiles, capfiles) = xstrdup(paths[i]);
+		}
+	}
+	/* the nvcc bridge for CUDA files */
+	if (skipped_cu && !opt.no_compile) {
+		nvcc = px_cuda_find_nvcc(nvcc_given);
+		if (nvcc_given && !nvcc) {
+			rc = bad_usage("--nvcc '%s': not an executable file", nvcc_given);
+			goto out;
+		}
+		if (nvcc) {
+			cache = px_cuda_cache_dir();
+			nb.nvcc = nvcc;
+			nb.build_dir = build_dir;
+			nb.cache_dir = cache;
+			opt.nvcc = &nb;
 		}
 	}
 	set = load_archs(dirs, ndirs, &diags);
@@ -1548,10 +1569,10 @@ static int cmd_lint(int argc, char **argv)
 		px_baseline_filter(bl, &all);
 		px_baseline_delete(bl);
 	}
-	if (skipped_cu && !opt.no_compile)
+	if (skipped_cu && !opt.no_compile && !opt.nvcc)
 		px_diag_add(&diags, PX_NOTE, "ptxray", 0, 0, NULL,
-		            "%zu CUDA source file%s linted from source only: lint does not run the nvcc "
-		            "bridge yet (lint their PTX, nvcc -ptx -lineinfo, for the PTX rules)",
+		            "%zu CUDA source file%s linted from source only: no nvcc found (give --nvcc PATH "
+		            "or set CUDA_HOME) for registers and the PTX rules",
 		            skipped_cu, skipped_cu == 1 ? "" : "s");
 	render_diags(stderr, &diags, NULL, 0);
 	if (write_bl) {
@@ -1629,6 +1650,8 @@ static int cmd_lint(int argc, char **argv)
 	if (wrc)
 		rc = wrc;
 out:
+	free(nvcc);
+	free(cache);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);

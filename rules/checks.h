@@ -43,6 +43,13 @@ void px_lint_check_suppressions(const struct px_suppressions *s, const struct px
 bool px_lint_cuda(const char *path, const char *text, size_t len, const struct px_config *cfg,
                   const struct px_effective *eff, const struct px_lint_options *opt,
                   struct px_lint_result *out, struct px_diags *diags);
+/* Every enabled registry rule on each kernel of rep for each target (lint.c;
+ * the PTX side of px_lint_file and of CUDA files compiled by nvcc). */
+void px_lint_ptx_rules(const char *path, const struct px_file_report *rep, const struct px_report_options *ropt,
+                       const struct px_config *cfg, const struct px_effective *eff,
+                       const struct px_lint_options *opt, const char *const *archs, uint32_t narchs,
+                       const char *text, size_t len, const struct px_suppressions *supp,
+                       struct px_lint_result *mine, struct px_diags *diags);
 /* arch-feature-unavailable and ptx-isa-too-old from the compat engine on
  * the file's text for the targets (lint_compat.c). */
 void px_lint_compat(const char *path, const char *text, size_t len, const struct px_file_report *rep,

@@ -385,6 +385,34 @@ static void target_occupancy(struct px_rule_ctx *c, const struct px_report_optio
 	c->have_occ = true;
 }
 
+/* Runs every enabled rule of the registry on each kernel of rep (analysed
+ * from text, len bytes) for each of the narchs targets (none: one pass
+ * without an arch table); findings go to mine with rep's path. */
+void px_lint_ptx_rules(const char *path, const struct px_file_report *rep, const struct px_report_options *ropt,
+                       const struct px_config *cfg, const struct px_effective *eff,
+                       const struct px_lint_options *opt, const char *const *archs, uint32_t narchs,
+                       const char *text, size_t len, const struct px_suppressions *supp,
+                       struct px_lint_result *mine, struct px_diags *diags)
+{
+	size_t nr;
+	const struct px_rule *rules = px_rules(&nr);
+	for (size_t ki = 0; ki < rep->nkernels; ki++) {
+		for (uint32_t a = 0; a < (narchs ? narchs : 1); a++) {
+			struct px_rule_ctx c = {.opt = opt, .eff = eff, .file = rep, .k = &rep->kernels[ki],
+			                        .text = text, .len = len, .out = mine, .first = a == 0,
+			                        .optin = cfg->optin, .supp = supp};
+			c.arch = narchs && opt->archset ? px_archset_find(opt->archset, archs[a]) : NULL;
+			if (narchs && !c.arch && a == 0 && ki == 0)
+				px_diag_add(diags, PX_WARNING, path, 0, 0, NULL,
+				            "no arch table for '%s': the rules that need one are skipped", archs[a]);
+			target_occupancy(&c, ropt, cfg);
+			for (size_t r = 0; r < nr; r++)
+				if (rules[r].check && eff->rules[r].state == PX_RULE_ON && px_lint_selected(opt, rules[r].id))
+					rules[r].check(&c, &rules[r]);
+		}
+	}
+}
+
 bool px_lint_file(const char *path, const struct px_config *cfg, const struct px_lint_options *opt,
                   struct px_lint_result *out, struct px_diags *diags)
 {
@@ -448,23 +476,7 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 		archs = one;
 		narchs = 1;
 	}
-	size_t nr;
-	const struct px_rule *rules = px_rules(&nr);
-	for (size_t ki = 0; ki < rep.nkernels; ki++) {
-		for (uint32_t a = 0; a < (narchs ? narchs : 1); a++) {
-			struct px_rule_ctx c = {.opt = opt, .eff = &eff, .file = &rep, .k = &rep.kernels[ki],
-			                        .text = mtext, .len = mlen, .out = &mine, .first = a == 0,
-			                        .optin = cfg->optin, .supp = &supp};
-			c.arch = narchs && opt->archset ? px_archset_find(opt->archset, archs[a]) : NULL;
-			if (narchs && !c.arch && a == 0 && ki == 0)
-				px_diag_add(diags, PX_WARNING, path, 0, 0, NULL,
-				            "no arch table for '%s': the rules that need one are skipped", archs[a]);
-			target_occupancy(&c, &ropt, cfg);
-			for (size_t r = 0; r < nr; r++)
-				if (rules[r].check && eff.rules[r].state == PX_RULE_ON && px_lint_selected(opt, rules[r].id))
-					rules[r].check(&c, &rules[r]);
-		}
-	}
+	px_lint_ptx_rules(path, &rep, &ropt, cfg, &eff, opt, archs, narchs, mtext, mlen, &supp, &mine, diags);
 	/* the compatibility rules: the compat engine's verdicts on the targets */
 	px_lint_compat(path, mtext, mlen, &rep, archs, narchs, &eff, opt, &mine, diags);
 	px_lint_apply_suppressions(&mine, &supp, out);

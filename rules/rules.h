@@ -171,6 +171,7 @@ const struct px_config *px_config_for(struct px_config_set *s, const char *path,
                                       const char *explicit_path, struct px_diags *diags);
 
 /* ---- lint (lint.c) ---- */
+struct px_cuda_nvcc;
 struct px_lint_options {
 	const struct px_archset *archset;
 	const char *const *archs; uint32_t narchs;   /* --arch: overrides the config */
@@ -181,6 +182,7 @@ struct px_lint_options {
 	const char *const *only; uint32_t nonly;   /* --only: just these rules */
 	const struct px_ftable *ftable;  /* the PTX feature table (compat rules); NULL: skipped */
 	bool no_compile;             /* --no-compile: CUDA files get the source analyses only */
+	const struct px_cuda_nvcc *nvcc;  /* the nvcc bridge for CUDA files (nvcc found); NULL: none */
 };
 /* The context a rule's check gets. */
 struct px_rule_ctx {

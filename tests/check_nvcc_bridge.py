@@ -25,6 +25,12 @@ Checks:
   8. with the real nvcc (when one is found: --nvcc, CUDA_HOME, PATH, or
      /usr/local/cuda/bin), the first report of examples/transpose.cu compiles
      and the second is served from the cache; the wall times are printed.
+  9. `ptxray lint FILE.cu` through the same bridge: compiles once, then is
+     cached; a PTX finding the source analyses cannot make (an index through
+     an opaque device function) appears at its .cu line (.loc), and not with
+     --no-compile; a finding both sides make is given once; -p's targets and
+     flags reach nvcc; without any nvcc the note says so once; with the real
+     nvcc (through a logging wrapper) the second lint runs no nvcc.
 Ends with `N passed, N failed`. Standard library only.
 """
 
@@ -112,6 +118,85 @@ def report(build, env, *args):
         except ValueError:
             doc = None
     return p, doc
+
+
+LINT_SOURCE = '''__device__ int idx(int t);
+__global__ void k(float *p) {
+  p[idx(threadIdx.x)] = 1.0f;
+}
+'''
+
+
+def lint(build, env, *args):
+    argv = [os.path.join(build, 'ptxray'), 'lint', '--format', 'json'] + list(args)
+    p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = None
+    return p, (doc or {}).get('diagnostics')
+
+
+def lint_checks(build, env, fake, log, src_dir, tmp, real):
+    """9: ptxray lint through the nvcc bridge."""
+    lk = os.path.join(src_dir, 'lk.cu')
+    with open(lk, 'w') as f:
+        f.write(LINT_SOURCE)
+    before = len(runs(log))
+    p, d = lint(build, env, '--nvcc', fake, lk)
+    check(p.returncode in (0, 1) and d is not None and len(runs(log)) == before + 1,
+          'lint FILE.cu runs nvcc once (exit %d, %d runs)' % (p.returncode, len(runs(log)) - before))
+    unc = [x for x in d or [] if x['rule'] == 'uncoalesced-global']
+    check(len(unc) == 1 and unc[0]['line'] == 3 and unc[0]['file'] == lk and "nvcc's PTX for sm_90" in
+          unc[0]['message'], 'lint: the PTX\'s strided store is a finding at lk.cu:3 (.loc): %s' % unc)
+    p, d = lint(build, env, '--nvcc', fake, lk)
+    check(len(runs(log)) == before + 1 and d is not None,
+          'a second lint of the unchanged file runs no nvcc (%d runs)' % (len(runs(log)) - before))
+    p, d = lint(build, env, '--nvcc', fake, '--no-compile', lk)
+    check(len(runs(log)) == before + 1 and not [x for x in d or [] if x['rule'] == 'uncoalesced-global'],
+          'lint --no-compile: no nvcc run, no PTX finding')
+    cu = os.path.join(src_dir, 'k.cu')
+    p, d = lint(build, env, '--nvcc', fake, cu)
+    keys = [(x['rule'], x['line']) for x in d or []]
+    check(keys.count(('uncoalesced-global', 3)) == 1 and len(keys) == len(set(keys)),
+          'lint: a finding both the source and the PTX make is given once (one per rule and line): %s' % keys)
+    bdir = os.path.join(tmp, 'build-lint')
+    os.makedirs(bdir)
+    with open(os.path.join(bdir, 'compile_commands.json'), 'w') as f:
+        json.dump([{'directory': src_dir, 'file': 'k.cu',
+                    'arguments': ['nvcc', '-DBAR=2', '-arch=sm_80', '-c', 'k.cu']}], f)
+    before = len(runs(log))
+    p, d = lint(build, env, '--nvcc', fake, '-p', bdir, cu)
+    new = runs(log)[before:]
+    check(len(new) == 1 and '-arch=sm_80' in new[0] and '-DBAR=2' in new[0],
+          'lint -p BUILD_DIR: the entry\'s target and -D reach nvcc: %s' % new)
+    empty = os.path.join(tmp, 'empty-bin')
+    os.makedirs(empty)
+    env3 = dict(env, PATH=empty)
+    env3.pop('CUDA_HOME', None)
+    p, d = lint(build, env3, cu, lk)
+    check(p.stderr.count('linted from source only: no nvcc found') == 1 and d is not None,
+          'lint without any nvcc: source analyses, one note (%s)' % p.stderr.strip().splitlines()[-1:])
+    if not real:
+        print('skip lint with the real nvcc: none found')
+        return
+    wrap = os.path.join(tmp, 'nvcc-wrap')
+    rlog = os.path.join(tmp, 'real.log')
+    with open(wrap, 'w') as f:
+        f.write('#!/bin/sh\necho run >> %s\nexec %s "$@"\n' % (rlog, real))
+    os.chmod(wrap, 0o755)
+    src = os.path.join(ROOT, 'examples', 'transpose.cu')
+    env4 = dict(env, XDG_CACHE_HOME=os.path.join(tmp, 'cache3'))
+    t0 = time.monotonic()
+    p1, d1 = lint(build, env4, '--nvcc', wrap, src)
+    t1 = time.monotonic()
+    n1 = len(open(rlog).read().split()) if os.path.exists(rlog) else 0
+    p2, d2 = lint(build, env4, '--nvcc', wrap, src)
+    t2 = time.monotonic()
+    n2 = len(open(rlog).read().split()) if os.path.exists(rlog) else 0
+    check(d1 is not None and n1 == 1 and n2 == 1 and d1 == d2,
+          'real nvcc: the first lint compiles (%.2f s), the second runs no nvcc (%.2f s), same findings '
+          '(%d runs)' % (t1 - t0, t2 - t1, n2))
 
 
 def main():
@@ -231,7 +316,8 @@ def main():
                                         if os.environ.get('CUDA_HOME') else None)
         if not real and os.access('/usr/local/cuda/bin/nvcc', os.X_OK):
             real = '/usr/local/cuda/bin/nvcc'
-        if real and os.access(real, os.X_OK):
+        real = real if real and os.access(real, os.X_OK) else None
+        if real:
             src = os.path.join(ROOT, 'examples', 'transpose.cu')
             env2 = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, 'cache2'))
             t0 = time.monotonic()
@@ -247,6 +333,7 @@ def main():
                   % (real, t1 - t0, t2 - t1))
         else:
             print('skip real nvcc: none found')
+        lint_checks(build, env, fake, log, src_dir, tmp, real)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print('%d passed, %d failed' % (passed, failed))

@@ -96,7 +96,10 @@ def main():
 
         for ext, marker in VARIANTS:
             # 1-3: a new repository
-            repo = user_repo('kernels' + ext[1:])
+            # CUDA files: the source analyses only, so the scenario does not
+            # depend on whether this machine has nvcc
+            nc = ['--no-compile'] if ext == '.cu' else []
+            repo = user_repo('kernels' + ext[1:], args=nc or None)
             rc, out = sh(['pre-commit', 'install'], repo)
             check(rc == 0, 'pre-commit install (%s)' % ext, out)
             with open(os.path.join(repo, 'clean' + ext), 'w') as f:
@@ -124,7 +127,7 @@ def main():
             check(rc != 0 and 'bad-annotation' in out, 'a suppression without a reason is blocked (%s)' % ext, out)
 
             # 4: an old repository adopts the hook with a baseline
-            old = user_repo('legacy' + ext[1:], args=['--baseline', '.ptxray-baseline'])
+            old = user_repo('legacy' + ext[1:], args=['--baseline', '.ptxray-baseline'] + nc)
             with open(os.path.join(old, 'old' + ext), 'w') as f:
                 f.write(bad)
             commit(old, ['old' + ext], 'old code')

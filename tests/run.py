@@ -42,6 +42,7 @@ CHECKERS = [
     'tests/check_compat.py',
     'tests/check_docs.py',
     'tests/check_gpu.py',
+    'tests/check_launch_hw.py',
     'tests/check_nvcc_bridge.py',
     'tests/check_occupancy_hw.py',
     'tests/check_precommit.py',

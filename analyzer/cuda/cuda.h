@@ -269,6 +269,12 @@ void px_cuda_results_to_diags(const struct px_cuda_file *f, const struct px_cuda
                               struct px_diags *diags);
 void px_cuda_results_free(struct px_cuda_results *res);
 
+/* The source-level name of a PTX kernel (cuda_report.c): the demangled
+ * name's last identifier before its parameters and template arguments, or
+ * the PTX name (extern "C"); at most cap - 1 bytes. */
+struct px_kernel_report;
+void px_cuda_kernel_base_name(const struct px_kernel_report *k, char *out, size_t cap);
+
 /* ---- report (cuda_report.c) ----
  * `ptxray report FILE.cu`: the "ptxray-report/1" document with "kind":
  * "cuda" per file. With opt->nvcc (and its nvcc) each file is compiled

@@ -1345,11 +1345,20 @@ static void check_launch(const struct px_cuda_file *f, const struct px_cuda_laun
 	}
 	bool any_optin = false;
 	uint64_t opt_b = optin_bytes(f, kname, l, &any_optin);
+	/* without the opt-in, static plus dynamic shared memory must fit in
+	 * 48 KiB (measured: cudaErrorInvalidValue, tests/check_launch_hw.py) */
+	uint64_t st = fn && fn->shared_static_known ? fn->shared_static_bytes : 0;
 	if (l->smem_known && l->smem > 48 * 1024 && opt_b < l->smem)
 		finding(res, "shared-memory-opt-in-missing", l->line, l->column, kname, NULL,
 		        "%llu bytes of dynamic shared memory exceed 48 KiB without cudaFuncSetAttribute(%s, "
 		        "cudaFuncAttributeMaxDynamicSharedMemorySize, %llu)%s: the launch fails",
 		        (unsigned long long)l->smem, kname, (unsigned long long)l->smem,
+		        any_optin ? " (the opt-in found asks for less)" : "");
+	else if (l->smem_known && l->smem && st + l->smem > 48 * 1024 && opt_b < l->smem)
+		finding(res, "shared-memory-opt-in-missing", l->line, l->column, kname, NULL,
+		        "%llu bytes of static plus %llu of dynamic shared memory exceed 48 KiB without "
+		        "cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %llu)%s: the launch fails",
+		        (unsigned long long)st, (unsigned long long)l->smem, kname, (unsigned long long)l->smem,
 		        any_optin ? " (the opt-in found asks for less)" : "");
 	if (!l->block.known || !opt || !opt->archset)
 		return;

@@ -36,7 +36,7 @@ struct ptx_side {
 /* The source-level name of a PTX kernel: the demangled name's last
  * identifier before its parameter list and template arguments, or the
  * PTX name itself (extern "C"). Copies at most cap - 1 bytes. */
-static void base_name(const struct px_kernel_report *k, char *out, size_t cap)
+void px_cuda_kernel_base_name(const struct px_kernel_report *k, char *out, size_t cap)
 {
 	const char *d = k->demangled;
 	if (!d) {
@@ -78,7 +78,7 @@ static const struct px_kernel_report *ptx_kernel(const struct px_file_report *re
 {
 	char b[256];
 	for (size_t i = 0; i < rep->nkernels; i++) {
-		base_name(&rep->kernels[i], b, sizeof b);
+		px_cuda_kernel_base_name(&rep->kernels[i], b, sizeof b);
 		if (!strcmp(b, name))
 			return &rep->kernels[i];
 	}
@@ -432,7 +432,7 @@ static void merge_ptx_findings(const struct px_cuda_file *f, const struct ptx_si
 			if (!k->res)
 				continue;
 			char kname[256];
-			base_name(k, kname, sizeof kname);
+			px_cuda_kernel_base_name(k, kname, sizeof kname);
 			int32_t fi = px_cuda_find_func(f, kname, strlen(kname));
 			for (uint32_t i = 0; i < k->res->nacc; i++) {
 				const struct px_access_rec *r = &k->res->acc[i];
@@ -540,7 +540,7 @@ static bool bridge(const struct px_cuda_file *f, const struct px_cuda_options *o
 			for (size_t k = 0; k < ps->reps[a].nkernels; k++) {
 				const struct px_kernel_report *kr = &ps->reps[a].kernels[k];
 				char nm[256];
-				base_name(kr, nm, sizeof nm);
+				px_cuda_kernel_base_name(kr, nm, sizeof nm);
 				struct px_cuda_regs *r = PX_VEC_PUSH(*regs, *nregs, capregs);
 				*names = xrealloc(*names, (nnames + 1) * sizeof **names);
 				(*names)[nnames++] = xstrdup(nm);
