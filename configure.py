@@ -113,6 +113,18 @@ CUDA_OCCUPANCY_H = '/usr/local/cuda/include/cuda_occupancy.h'
 # The command-line driver, linked against build/libptxray.a.
 MAIN = 'analyzer/main.c'
 
+# The rest of the command line (one file per command), linked with MAIN.
+CLI_SOURCES = [
+    'analyzer/cli/cmd_arch.c',
+    'analyzer/cli/cmd_compat.c',
+    'analyzer/cli/cmd_lint.c',
+    'analyzer/cli/cmd_occupancy.c',
+    'analyzer/cli/cmd_report.c',
+    'analyzer/cli/cmd_rules.c',
+    'analyzer/cli/cmd_simt.c',
+    'analyzer/cli/common.c',
+]
+
 # Criterion unit tests: all of them go into one binary, build/unit_tests.
 UNIT_TESTS = [
     'tests/unit/test_analysis.c',
@@ -533,8 +545,9 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     n.build(obj(FEATURE_GEN), 'cc', FEATURE_GEN)
     lib_objs.append(obj(FEATURE_GEN))
     n.build('build/libptxray.a', 'ar', lib_objs)
-    n.build(obj(MAIN), 'cc', MAIN)
-    n.build('build/ptxray', 'link', [obj(MAIN), 'build/libptxray.a'])
+    for src in [MAIN] + CLI_SOURCES:
+        n.build(obj(src), 'cc', src)
+    n.build('build/ptxray', 'link', [obj(s) for s in [MAIN] + CLI_SOURCES] + ['build/libptxray.a'])
     test_objs = []
     occ_oracle = (['-DPX_HAVE_CUDA_OCCUPANCY', '-isystem', os.path.dirname(CUDA_OCCUPANCY_H)]
                   if os.path.isfile(CUDA_OCCUPANCY_H) else [])
@@ -655,7 +668,7 @@ def main():
             fetch_grammar()
         return 0
 
-    listed = (LIB_SOURCES + [MAIN] + UNIT_TESTS + FUZZ + BENCH_PROGRAMS + EXAMPLES + ARCH_TABLES
+    listed = (LIB_SOURCES + [MAIN] + CLI_SOURCES + UNIT_TESTS + FUZZ + BENCH_PROGRAMS + EXAMPLES + ARCH_TABLES
               + [FEATURE_TABLE])
     absent = [s for s in listed if not os.path.isfile(s)]
     if absent:
