@@ -188,13 +188,47 @@ void px_report_json_loops(struct px_json *j, const struct px_kernel_report *k)
 	px_json_end_array(j);
 }
 
-static void where(struct px_buf *out, const struct px_kernel_report *k, uint32_t line, uint32_t file,
-                  uint32_t sline)
+/* One finding line of the text report. Consecutive findings with the same
+ * source line and the same words (an unrolled loop's copies) are printed
+ * once, with the count of further PTX lines. */
+struct pending {
+	bool have;
+	uint32_t line, file, sline, more;
+	struct px_buf text;
+};
+
+static void flush(struct px_buf *out, const struct px_kernel_report *k, struct pending *p)
 {
-	const struct px_file_entry *fe = file && k->module ? px_module_file(k->module, file) : NULL;
-	px_buf_printf(out, "    line %u", line);
+	if (!p->have)
+		return;
+	const struct px_file_entry *fe = p->file && k->module ? px_module_file(k->module, p->file) : NULL;
+	px_buf_printf(out, "    line %u", p->line);
 	if (fe)
-		px_buf_printf(out, " (" PX_STR_FMT ":%u)", PX_STR_ARG(fe->name), sline);
+		px_buf_printf(out, " (" PX_STR_FMT ":%u)", PX_STR_ARG(fe->name), p->sline);
+	if (p->more)
+		px_buf_printf(out, " and %u more PTX line%s", p->more, p->more == 1 ? "" : "s");
+	px_buf_printf(out, ": %s\n", p->text.p);
+	p->have = false;
+}
+
+/* Adds the finding at PTX line `line` whose words are in t (consumed). */
+static void emit(struct px_buf *out, const struct px_kernel_report *k, struct pending *p,
+                 uint32_t line, uint32_t file, uint32_t sline, struct px_buf *t)
+{
+	if (p->have && file && p->file == file && p->sline == sline && strcmp(p->text.p, t->p) == 0) {
+		p->more++;
+		t->n = 0;
+		return;
+	}
+	flush(out, k, p);
+	p->have = true;
+	p->line = line;
+	p->file = file;
+	p->sline = sline;
+	p->more = 0;
+	p->text.n = 0;
+	px_buf_putn(&p->text, t->p, t->n);
+	t->n = 0;
 }
 
 void px_report_text_accesses(struct px_buf *out, const struct px_kernel_report *k)
@@ -223,38 +257,44 @@ void px_report_text_accesses(struct px_buf *out, const struct px_kernel_report *
 		px_buf_printf(out, "  %s:\n", k->demangled);
 	else
 		px_buf_printf(out, "  " PX_STR_FMT ":\n", PX_STR_ARG(f->name));
+	struct pending p = {0};
+	struct px_buf t = {0};
 	for (uint32_t i = 0; i < res->nacc; i++) {
 		const struct px_access_rec *r = &res->acc[i];
-		if (r->dynamic_local) {
-			where(out, k, r->line, r->loc_file, r->loc_line);
-			px_buf_printf(out, ": %s.local %uB: dynamic index into local memory\n", op_word(r->op), r->bytes);
-		} else if (r->ideal_sectors >= 0 && r->sectors > r->ideal_sectors) {
-			where(out, k, r->line, r->loc_file, r->loc_line);
-			px_buf_printf(out, ": %s.%s %uB: %g sectors per request (ideal %g)%s\n", op_word(r->op),
+		if (r->dynamic_local)
+			px_buf_printf(&t, "%s.local %uB: dynamic index into local memory", op_word(r->op), r->bytes);
+		else if (r->ideal_sectors >= 0 && r->sectors > r->ideal_sectors)
+			px_buf_printf(&t, "%s.%s %uB: %g sectors per request (ideal %g)%s", op_word(r->op),
 			              space_word(r->space), r->bytes, r->sectors, r->ideal_sectors,
 			              r->depth ? ", in a loop" : "");
-		} else if (r->ideal_wavefronts > 0 && r->wavefronts > r->ideal_wavefronts) {
-			where(out, k, r->line, r->loc_file, r->loc_line);
-			px_buf_printf(out, ": %s.shared %uB: %g-way bank conflict (%g wavefronts, ideal %g)%s\n",
+		else if (r->ideal_wavefronts > 0 && r->wavefronts > r->ideal_wavefronts)
+			px_buf_printf(&t, "%s.shared %uB: %g-way bank conflict (%g wavefronts, ideal %g)%s",
 			              op_word(r->op), r->bytes, r->wavefronts / r->ideal_wavefronts, r->wavefronts,
 			              r->ideal_wavefronts, r->depth ? ", in a loop" : "");
-		}
+		else
+			continue;
+		emit(out, k, &p, r->line, r->loc_file, r->loc_line, &t);
 	}
+	flush(out, k, &p);
 	for (uint32_t i = 0; i < res->nloops; i++) {
 		const struct px_loop_rec *l = &res->loops[i];
 		if (l->trip < 0)
 			continue;
-		where(out, k, l->line, l->loc_file, l->loc_line);
-		px_buf_printf(out, ": loop (depth %u): %lld iterations per entry\n", l->depth, (long long)l->trip);
+		px_buf_printf(&t, "loop (depth %u): %lld iterations per entry", l->depth, (long long)l->trip);
+		emit(out, k, &p, l->line, l->loc_file, l->loc_line, &t);
 	}
+	flush(out, k, &p);
 	for (uint32_t i = 0; i < res->nbr; i++) {
 		const struct px_branch_rec *b = &res->br[i];
 		if (b->divergence == PX_DIV_UNIFORM)
 			continue;
-		where(out, k, b->line, b->loc_file, b->loc_line);
-		px_buf_printf(out, ": branch %s", b->divergence == PX_DIV_DIVERGENT ? "divergent" : "unknown");
+		px_buf_printf(&t, "branch %s", b->divergence == PX_DIV_DIVERGENT ? "divergent" : "unknown");
 		if (b->active_lanes >= 0)
-			px_buf_printf(out, " (%d lanes on the smaller side)", b->active_lanes);
-		px_buf_printf(out, ": %s\n", b->reason);
+			px_buf_printf(&t, " (%d lanes on the smaller side)", b->active_lanes);
+		px_buf_printf(&t, ": %s", b->reason);
+		emit(out, k, &p, b->line, b->loc_file, b->loc_line, &t);
 	}
+	flush(out, k, &p);
+	px_buf_free(&t);
+	px_buf_free(&p.text);
 }
