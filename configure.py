@@ -35,6 +35,7 @@ import tarfile
 LIB_SOURCES = [
     'analyzer/api.c',
     'analyzer/compat.c',
+    'analyzer/compat_cuda.c',
     'analyzer/compat_render.c',
     'analyzer/cuda/cuda_annot.c',
     'analyzer/cuda/cuda_check.c',

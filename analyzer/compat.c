@@ -365,6 +365,18 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 
 void px_compat_file_free(struct px_compat_file *f)
 {
+	if (f->cuda) {
+		for (uint32_t t = 0; t < f->cuda->ntargets; t++) {
+			struct px_compat_cuda_target *ct = &f->cuda->targets[t];
+			free(ct->ptx);
+			px_compat_file_free(&ct->res);
+			px_compat_cuda_branches_free(ct->branches, ct->nbranches);
+		}
+		free(f->cuda->targets);
+		free(f->cuda);
+		if (f->arena)
+			px_arena_delete(f->arena);
+	}
 	if (f->module)
 		px_module_delete(f->module);
 	memset(f, 0, sizeof *f);

@@ -34,6 +34,8 @@ struct px_compat_verdict {
 	                                   * file-level reason (version too old for the target) */
 	char *requires;            /* "sm_80", "sm_90a", "PTX ISA 8.0"; NULL when ok (arena) */
 	char *message;             /* one line, with the fix hint; NULL when ok (arena) */
+	uint32_t ptx_line;         /* CUDA sources: the line in the PTX nvcc wrote (use->line is
+	                            * then the .cu line of its .loc, 0 when none); else 0 */
 };
 
 struct px_compat_kernel {
@@ -59,7 +61,46 @@ struct px_compat_file {
 	struct px_compat_kernel *kernels; uint32_t nkernels;
 	bool any_fails;            /* some requested target cannot run some kernel */
 	struct px_arena *arena;
+	struct px_compat_cuda *cuda;  /* a CUDA source judged through the nvcc bridge; else NULL */
 };
+
+/* ---- CUDA sources (compat_cuda.c) ----
+ * A .cu file is compiled to PTX once per requested target (px_cuda_compile,
+ * cached), each PTX is judged on its own target only, and the results are
+ * merged: one kernel entry per kernel name, verdict t from the PTX compiled
+ * for target t, lines moved to the .cu through the PTX's .loc. A kernel's
+ * min_target is the lowest over the compiled variants. The preprocessor
+ * branches whose conditions name __CUDA_ARCH__ (or __CUDA_ARCH_SPECIFIC__,
+ * __CUDA_ARCH_FAMILY_SPECIFIC__, __CUDA_ARCH_FEAT_SM*) are evaluated for each
+ * target: taken, not taken, or unknown (another macro decides). */
+struct px_cuda_nvcc;
+struct px_compat_cuda_branch {
+	uint32_t line;
+	char *directive;           /* "#if __CUDA_ARCH__ >= 800" as written (owned) */
+	int8_t taken;              /* 1 taken, 0 not, -1 unknown */
+};
+struct px_compat_cuda_target {
+	char *ptx;                 /* the PTX file; NULL when nvcc failed (owned) */
+	bool cached;
+	struct px_compat_file res; /* that PTX judged on this target alone */
+	struct px_compat_cuda_branch *branches; uint32_t nbranches;
+};
+struct px_compat_cuda {
+	struct px_compat_cuda_target *targets;   /* one per requested target */
+	uint32_t ntargets, compiled, cached, failed;
+};
+/* Judges the CUDA source at path (text, len bytes; not kept) through the
+ * bridge b. False only when -p's compile_commands.json cannot be read; an
+ * nvcc failure for a target leaves that target's verdicts not ok with the
+ * compiler's messages in diags. out is filled either way. */
+bool px_compat_cuda(const char *path, const char *text, size_t len, const struct px_cuda_nvcc *b,
+                    const struct px_ftable *tab, const struct px_compat_options *opt,
+                    struct px_compat_file *out, struct px_diags *diags);
+/* The __CUDA_ARCH__ branches of text for target name ("sm_90a"); caller
+ * frees with px_compat_cuda_branches_free. */
+struct px_compat_cuda_branch *px_compat_cuda_branches(const char *text, size_t len, const char *target,
+                                                      uint32_t *n);
+void px_compat_cuda_branches_free(struct px_compat_cuda_branch *b, uint32_t n);
 
 /* Parses text (owned by the module from now on, as px_ptx_parse) and
  * judges it. Returns false with located diagnostics when the PTX does not

@@ -15,6 +15,92 @@ static const char *tname(const struct px_ftable *tab, int32_t t)
 	return t >= 0 ? tab->targets[t].name : NULL;
 }
 
+static const char *taken_word(int8_t t)
+{
+	return t > 0 ? "taken" : t == 0 ? "not taken" : "unknown (another macro decides)";
+}
+
+/* A CUDA source's header: per target, the PTX nvcc wrote and the
+ * __CUDA_ARCH__ branches taken. */
+static void cuda_text(struct px_buf *out, const struct px_ftable *tab,
+                      const struct px_compat_options *opt, const struct px_compat_file *f)
+{
+	char vb[8];
+	px_buf_printf(out, "%s: CUDA source, compiled by nvcc once per target\n", f->path);
+	for (uint32_t t = 0; t < opt->ntargets; t++) {
+		const struct px_compat_cuda_target *ct = &f->cuda->targets[t];
+		const char *name = tab->targets[opt->targets[t]].name;
+		if (!ct->ptx) {
+			px_buf_printf(out, "  %s: nvcc failed\n", name);
+		} else {
+			px_buf_printf(out, "  %s: %s (.target " PX_STR_FMT ", .version %s%s)\n", name, ct->ptx,
+			              PX_STR_ARG(ct->res.declared),
+			              ct->res.ptx_version ? px_ptx_version_str(ct->res.ptx_version, vb) : "(none)",
+			              ct->cached ? ", cached" : "");
+		}
+		for (uint32_t b = 0; b < ct->nbranches; b++)
+			px_buf_printf(out, "    line %u: %s: %s\n", ct->branches[b].line, ct->branches[b].directive,
+			              taken_word(ct->branches[b].taken));
+	}
+}
+
+static void cuda_json(struct px_json *j, const struct px_ftable *tab,
+                      const struct px_compat_options *opt, const struct px_compat_file *f)
+{
+	char vb[8];
+	px_json_key(j, "cuda");
+	px_json_begin_object(j);
+	px_json_key(j, "compiled");
+	px_json_uint(j, f->cuda->compiled);
+	px_json_key(j, "cached");
+	px_json_uint(j, f->cuda->cached);
+	px_json_key(j, "failed");
+	px_json_uint(j, f->cuda->failed);
+	px_json_key(j, "targets");
+	px_json_begin_object(j);
+	for (uint32_t t = 0; t < opt->ntargets; t++) {
+		const struct px_compat_cuda_target *ct = &f->cuda->targets[t];
+		px_json_key(j, tab->targets[opt->targets[t]].name);
+		px_json_begin_object(j);
+		px_json_key(j, "ptx");
+		if (ct->ptx)
+			px_json_string(j, ct->ptx);
+		else
+			px_json_null(j);
+		px_json_key(j, "declared_target");
+		if (ct->ptx && ct->res.declared.n)
+			px_json_string_n(j, ct->res.declared.p, ct->res.declared.n);
+		else
+			px_json_null(j);
+		px_json_key(j, "ptx_version");
+		if (ct->ptx && ct->res.ptx_version)
+			px_json_string(j, px_ptx_version_str(ct->res.ptx_version, vb));
+		else
+			px_json_null(j);
+		px_json_key(j, "consistent");
+		px_json_bool(j, ct->ptx && ct->res.consistent);
+		px_json_key(j, "branches");
+		px_json_begin_array(j);
+		for (uint32_t b = 0; b < ct->nbranches; b++) {
+			px_json_begin_object(j);
+			px_json_key(j, "line");
+			px_json_uint(j, ct->branches[b].line);
+			px_json_key(j, "directive");
+			px_json_string(j, ct->branches[b].directive);
+			px_json_key(j, "taken");
+			if (ct->branches[b].taken < 0)
+				px_json_null(j);
+			else
+				px_json_bool(j, ct->branches[b].taken > 0);
+			px_json_end_object(j);
+		}
+		px_json_end_array(j);
+		px_json_end_object(j);
+	}
+	px_json_end_object(j);
+	px_json_end_object(j);
+}
+
 void px_compat_text(struct px_buf *out, const struct px_ftable *tab,
                     const struct px_compat_options *opt, const struct px_compat_file *files,
                     size_t n)
@@ -22,9 +108,12 @@ void px_compat_text(struct px_buf *out, const struct px_ftable *tab,
 	char vb[8];
 	for (size_t i = 0; i < n; i++) {
 		const struct px_compat_file *f = &files[i];
-		if (!f->module)
+		if (!f->module && !f->cuda)
 			continue;
-		px_buf_printf(out, "%s: .target " PX_STR_FMT "%s, .version %s\n", f->path,
+		if (f->cuda)
+			cuda_text(out, tab, opt, f);
+		else
+			px_buf_printf(out, "%s: .target " PX_STR_FMT "%s, .version %s\n", f->path,
 		              PX_STR_ARG(f->declared), f->declared.n ? "" : "(none)",
 		              f->ptx_version ? px_ptx_version_str(f->ptx_version, vb) : "(none)");
 		if (f->min_target >= 0)
@@ -49,6 +138,13 @@ void px_compat_text(struct px_buf *out, const struct px_ftable *tab,
 				const char *name = tab->targets[v->target].name;
 				if (v->ok) {
 					px_buf_printf(out, "    %-8s runs\n", name);
+				} else if (f->cuda) {
+					const char *ptx = f->cuda->targets[t].ptx;
+					px_buf_printf(out, "    %-8s no: %s:%u: %s", name, f->path, v->use ? v->use->line : 0,
+					              v->message);
+					if (ptx && v->ptx_line)
+						px_buf_printf(out, " (PTX %s:%u)", ptx, v->ptx_line);
+					px_buf_printf(out, "\n");
 				} else if (v->use) {
 					px_buf_printf(out, "    %-8s no: %s:%u:%u: %s\n", name, f->path, v->use->line,
 					              v->use->col, v->message);
@@ -76,11 +172,13 @@ void px_compat_json(struct px_buf *out, const struct px_ftable *tab,
 	px_json_begin_array(&j);
 	for (size_t i = 0; i < n; i++) {
 		const struct px_compat_file *f = &files[i];
-		if (!f->module)
+		if (!f->module && !f->cuda)
 			continue;
 		px_json_begin_object(&j);
 		px_json_key(&j, "path");
 		px_json_string(&j, f->path);
+		if (f->cuda)
+			cuda_json(&j, tab, opt, f);
 		px_json_key(&j, "declared_target");
 		if (f->declared.n)
 			px_json_string_n(&j, f->declared.p, f->declared.n);
@@ -140,6 +238,10 @@ void px_compat_json(struct px_buf *out, const struct px_ftable *tab,
 					px_json_uint(&j, v->use ? v->use->line : f->version_line);
 					px_json_key(&j, "column");
 					px_json_uint(&j, v->use ? v->use->col : 1);
+					if (f->cuda) {
+						px_json_key(&j, "ptx_line");
+						px_json_uint(&j, v->ptx_line);
+					}
 					px_json_key(&j, "instruction");
 					if (v->use)
 						px_json_string(&j, v->use->text);

@@ -18,7 +18,7 @@ const struct cmd px_commands[] = {
 	 "  --arch-dir DIR       also load DIR/*.yaml, replacing tables of the same name\n"
 	 "                       (repeatable; after PTXRAY_ARCH_PATH); format: ptxray-arch(5)\n"},
 	{"compat", "which kernels run on which targets, which PTX ISA they need, and why not", cmd_compat,
-	 "usage: ptxray compat [options] FILE.ptx...\n"
+	 "usage: ptxray compat [options] FILE.ptx|FILE.cu...\n"
 	 "       ptxray compat --list-features [--format text|json]\n"
 	 "  --arch LIST          targets to judge, comma-separated (sm_80,sm_90a,sm_100f);\n"
 	 "                       all: every target of the feature table; ptxas: the ones\n"
@@ -26,7 +26,10 @@ const struct cmd px_commands[] = {
 	 "  --any-version        judge at the newest PTX ISA version, not the file's .version\n"
 	 "  --format text|json   output format (default text)\n"
 	 "  --table FILE         use this feature table instead of the embedded one\n"
-	 "  --list-features      print the feature table: targets, versions, entries\n"},
+	 "  --list-features      print the feature table: targets, versions, entries\n"
+	 "  --nvcc PATH          nvcc for .cu files (one compilation per --arch target, cached)\n"
+	 "  -p BUILD_DIR         the compile_commands.json flags for .cu files\n"
+	 "  --no-compile         never run nvcc (a .cu file is then an error: compat needs PTX)\n"},
 	{"lint", "diagnostics from the rule catalogue: text, JSON, SARIF, GitHub annotations", cmd_lint,
 	 "usage: ptxray lint [options] PATH...\n"
 	 "       ptxray lint --show-config FILE\n"

@@ -213,6 +213,8 @@ static bool bridge(const struct px_cuda_file *f, const char *path, const char *t
 		const char *one[1] = {arch};
 		px_lint_ptx_rules(ptx, &rep, &ropt, cfg, eff, opt, one, 1, rep.module->text, rep.module->len, &none,
 		                  &mine, diags);
+		/* arch-feature-unavailable, ptx-isa-too-old on the PTX nvcc wrote for arch */
+		px_lint_compat(ptx, rep.module->text, rep.module->len, &rep, one, 1, eff, opt, &mine, diags);
 		uint32_t nl;
 		uint32_t *map = loc_map(rep.module->text, rep.module->len, path, &nl);
 		for (size_t i = 0; i < mine.n; i++) {

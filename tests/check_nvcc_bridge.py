@@ -199,6 +199,58 @@ def lint_checks(build, env, fake, log, src_dir, tmp, real):
           '(%d runs)' % (t1 - t0, t2 - t1, n2))
 
 
+COMPAT_SOURCE = '''__global__ void k(float *p) {
+#if __CUDA_ARCH__ >= 800
+  p[threadIdx.x] = 1.0f;
+#else
+  p[threadIdx.x] = 2.0f;
+#endif
+}
+'''
+
+
+def compat_checks(build, env, fake, log, src_dir, tmp, real):
+    """10. `ptxray compat FILE.cu`: one compilation per target, the
+    __CUDA_ARCH__ branches per target, --no-compile is an error."""
+    src = os.path.join(src_dir, 'c.cu')
+    with open(src, 'w') as f:
+        f.write(COMPAT_SOURCE)
+    exe = os.path.join(build, 'ptxray')
+    before = len(runs(log))
+    p = subprocess.run([exe, 'compat', '--format', 'json', '--nvcc', fake, '--arch', 'sm_75,sm_90', src],
+                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = None
+    ran = runs(log)[before:]
+    archs = sorted(a for r in ran for a in r if a.startswith('-arch='))
+    check(p.returncode == 0 and archs == ['-arch=sm_75', '-arch=sm_90'],
+          'compat FILE.cu compiles once per target (%s, exit %d)' % (archs, p.returncode))
+    fl = (doc or {}).get('files') or [{}]
+    cu = fl[0].get('cuda') or {}
+    br = {t: [b['taken'] for b in v['branches']] for t, v in (cu.get('targets') or {}).items()}
+    check(fl[0].get('path') == src and br == {'sm_75': [False, True], 'sm_90': [True, False]},
+          'compat FILE.cu: path is the .cu, __CUDA_ARCH__ branches per target (%s)' % br)
+    ks = fl[0].get('kernels') or [{}]
+    check(sorted((ks[0].get('targets') or {}).keys()) == ['sm_75', 'sm_90'] and
+          all(v['ok'] for v in ks[0]['targets'].values()), 'compat FILE.cu: a verdict per target')
+    p = subprocess.run([exe, 'compat', '--no-compile', src], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=60)
+    check(p.returncode == 2 and '--no-compile' in p.stderr, 'compat FILE.cu --no-compile: a clear error')
+    if real:
+        p = subprocess.run([exe, 'compat', '--format', 'json', '--nvcc', real, '--arch', 'sm_80,sm_90', src],
+                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError:
+            doc = None
+        cu = ((doc or {}).get('files') or [{}])[0].get('cuda') or {}
+        check(p.returncode == 0 and cu.get('failed') == 0, 'compat FILE.cu with the real nvcc (%s)' % real)
+    else:
+        print('skip compat with the real nvcc: none found')
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else 'build')
     tmp = tempfile.mkdtemp(prefix='ptxray-nvcc-')
@@ -334,6 +386,7 @@ def main():
         else:
             print('skip real nvcc: none found')
         lint_checks(build, env, fake, log, src_dir, tmp, real)
+        compat_checks(build, env, fake, log, src_dir, tmp, real)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print('%d passed, %d failed' % (passed, failed))

@@ -46,7 +46,10 @@ static bool compat_targets(const struct px_ftable *tab, const char *list, uint32
 int cmd_compat(int argc, char **argv)
 {
 	const char *format = "text", *arch = "all", *table = NULL;
-	bool any_version = false, list = false;
+	bool any_version = false, list = false, no_compile = false;
+	const char *nvcc_given = NULL, *build_dir = NULL;
+	char *nvcc = NULL, *cache = NULL;
+	struct px_cuda_nvcc nb = {0};
 	const char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	size_t nfiles = 0;
 	int rc = 0;
@@ -67,6 +70,12 @@ int cmd_compat(int argc, char **argv)
 			table = v;
 		} else if (strcmp(a, "--any-version") == 0) {
 			any_version = true;
+		} else if ((v = opt_value(argc, argv, &i, "--nvcc"))) {
+			nvcc_given = v;
+		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
+			build_dir = v;
+		} else if (strcmp(a, "--no-compile") == 0) {
+			no_compile = true;
 		} else if (strcmp(a, "--list-features") == 0) {
 			list = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -130,10 +139,44 @@ int cmd_compat(int argc, char **argv)
 		size_t len = strlen(files[f]);
 		if ((len > 3 && strcmp(files[f] + len - 3, ".cu") == 0) ||
 		    (len > 4 && strcmp(files[f] + len - 4, ".cuh") == 0)) {
-			px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL,
-			            "compat reads PTX; compile CUDA first (nvcc -ptx -arch=compute_XX) and "
-			            "pass the .ptx");
-			failed = true;
+			/* CUDA: through the nvcc bridge, one compilation per target */
+			if (no_compile) {
+				px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL,
+				            "compat judges PTX and --no-compile leaves this CUDA source without any: "
+				            "drop --no-compile, or pass the .ptx");
+				failed = true;
+				continue;
+			}
+			if (!nvcc) {
+				nvcc = px_cuda_find_nvcc(nvcc_given);
+				if (!nvcc) {
+					if (nvcc_given)
+						px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL,
+						            "--nvcc '%s': not an executable file", nvcc_given);
+					else
+						px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL,
+						            "compat judges PTX and no nvcc was found to compile this CUDA "
+						            "source (give --nvcc PATH or set CUDA_HOME), or pass the .ptx");
+					failed = true;
+					continue;
+				}
+				cache = px_cuda_cache_dir();
+				nb.nvcc = nvcc;
+				nb.build_dir = build_dir;
+				nb.cache_dir = cache;
+			}
+			char *err = NULL;
+			char *text = px_read_file(files[f], &len, &err);
+			if (!text) {
+				px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL, "cannot read: %s", err);
+				free(err);
+				failed = true;
+				continue;
+			}
+			if (!px_compat_cuda(files[f], text, len, &nb, tab, &opt, &res[f], &diags))
+				failed = true;
+			free(text);
+			fails |= res[f].any_fails;
 			continue;
 		}
 		char *err = NULL;
@@ -172,6 +215,8 @@ int cmd_compat(int argc, char **argv)
 	px_diags_free(&diags);
 	px_ftable_delete(tab);
 out:
+	free(nvcc);
+	free(cache);
 	free(files);
 	return rc;
 }
