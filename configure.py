@@ -154,6 +154,7 @@ FUZZ = [
 BENCH_PROGRAMS = [
     'bench/cuda_bench.c',
     'bench/parse_bench.c',
+    'bench/simt_bench.c',
 ]
 
 # The PTX files `ninja demo` reports on.

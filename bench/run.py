@@ -22,6 +22,7 @@ BENCHMARKS = [
     'bench/cuda_corpus.py',
     'bench/regs.py',
     'bench/occupancy.py',
+    'bench/simt.py',
 ]
 
 

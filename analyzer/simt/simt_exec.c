@@ -350,6 +350,73 @@ static inline uint64_t rd(const struct sim *s, const struct sim_warp *w, const s
 	}
 }
 
+static const uint64_t zero_lanes[32];
+
+/* f32 fma over a warp's lanes with the processor's fused multiply-add where
+ * it has one (x86-64 builds are not compiled for it: fmaf would be a libm
+ * call per lane); fmaf's result either way (both round once). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(PX_FUZZ)
+#define PX_SIMT_HW_FMA 1
+__attribute__((target("fma"))) static void fma32_lanes_hw(uint64_t *dv, const uint64_t *a,
+                                                          const uint64_t *b, const uint64_t *c,
+                                                          uint32_t mask)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		float x, y, z, r;
+		uint32_t ua = (uint32_t)a[l], ub = (uint32_t)b[l], uc = (uint32_t)c[l], ur;
+		memcpy(&x, &ua, 4);
+		memcpy(&y, &ub, 4);
+		memcpy(&z, &uc, 4);
+		r = __builtin_fmaf(x, y, z);
+		memcpy(&ur, &r, 4);
+		if (dv)
+			dv[l] = ur;
+	}
+}
+static bool have_hw_fma(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("fma");
+}
+#else
+#define PX_SIMT_HW_FMA 0
+#endif
+
+/* Operand o's values for the lanes in mask: a register's own row (read in
+ * place), else filled into buf; its unknown lanes are or-ed into *unk. */
+static inline const uint64_t *gather(const struct sim *s, const struct sim_warp *w,
+                                     const struct sim_opnd *o, uint32_t mask, uint64_t *buf,
+                                     uint32_t *unk)
+{
+	switch (o->kind) {
+	case PX_OPND_REG: {
+		*unk |= w->unk[o->slot] & mask;
+		const uint64_t *v = &w->val[(size_t)o->slot * 32];
+		if (!o->neg)
+			return v;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			buf[l] = !v[l];
+		}
+		return buf;
+	}
+	case PX_OPND_SREG:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			buf[l] = sreg_val(s, w, o, l);
+		}
+		return buf;
+	case PX_OPND_IMM: case PX_OPND_FIMM: case PX_OPND_SYM:
+		for (uint32_t m = mask; m; m &= m - 1)
+			buf[__builtin_ctz(m)] = o->imm;
+		return buf;
+	default:
+		*unk |= mask;
+		return zero_lanes;
+	}
+}
+
 static inline void wr(struct sim_warp *w, uint32_t slot, uint32_t lane, uint64_t v, bool unk)
 {
 	if (slot == UINT32_MAX)
@@ -1394,22 +1461,87 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			return 0;
 		}
 	}
+	/* The sources of every active lane gathered once (a register's values
+	 * read in place), their unknown lanes as one mask; the destination's
+	 * unknown bits updated once: the same values as reading and writing
+	 * lane by lane, since lane l reads and writes only lane l. */
 	uint32_t nsrc = si->nop > 1 ? si->nop - 1u : 0;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		bool unk = false;
-		uint64_t a = nsrc > 0 ? rd(s, w, &o[1], l, &unk) : 0;
-		uint64_t b = nsrc > 1 ? rd(s, w, &o[2], l, &unk) : 0;
-		uint64_t c = nsrc > 2 ? rd(s, w, &o[3], l, &unk) : 0;
-		uint64_t r;
-		if (t == PX_TYPE_PRED)
-			r = (in->op == PX_OP_AND ? a & b : in->op == PX_OP_OR ? a | b
-			     : in->op == PX_OP_XOR ? a ^ b : !(a & 1)) & 1;
-		else if (fl_op)
-			r = fop(si, bits, a, b, c, &unk);
-		else
-			r = iop(si, t, a, b, c, &unk);
-		wr(w, o[0].slot, l, r, unk);
+	uint64_t buf[3][32];
+	const uint64_t *src[3];
+	uint32_t unk_in = 0;
+	for (uint32_t k = 0; k < 3; k++)
+		src[k] = k < nsrc ? gather(s, w, &o[1 + k], mask, buf[k], &unk_in) : zero_lanes;
+	uint32_t dst = o[0].slot, unk_out = 0;
+	uint64_t *dv = dst == UINT32_MAX ? NULL : &w->val[(size_t)dst * 32];
+	bool ftz = in->mods & PX_MOD_FTZ;
+	uint32_t mask0 = mask;
+	if (fl_op && bits == 32 && !ftz && !(in->mods & PX_MOD_SAT) &&
+	    (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_FMA ||
+	     in->op == PX_OP_MAD)) {
+		/* the common f32 arithmetic, its switch out of the lane loop */
+#if PX_SIMT_HW_FMA
+		if ((in->op == PX_OP_FMA || in->op == PX_OP_MAD) && have_hw_fma()) {
+			fma32_lanes_hw(dv, src[0], src[1], src[2], mask);
+			mask = 0;   /* done */
+		}
+#endif
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			float x = bits_f32(src[0][l]), y = bits_f32(src[1][l]), r;
+			switch (in->op) {
+			case PX_OP_ADD: r = x + y; break;
+			case PX_OP_SUB: r = x - y; break;
+			case PX_OP_MUL: r = x * y; break;
+			default: r = fmaf(x, y, bits_f32(src[2][l])); break;
+			}
+			if (dv)
+				dv[l] = f32_bits(r);
+		}
+		unk_out = unk_in & mask0;
+	} else if (!fl_op && t != PX_TYPE_PRED && (k == 's' || k == 'u' || k == 'b') &&
+	           (bits == 16 || bits == 32 || bits == 64) &&
+	           !(in->mods & (PX_MOD_SAT | PX_MOD_HI | PX_MOD_WIDE)) &&
+	           (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_MAD ||
+	            in->op == PX_OP_AND || in->op == PX_OP_OR || in->op == PX_OP_XOR)) {
+		/* the common integer arithmetic modulo 2^bits: iop's results, its
+		 * switch and sign handling out of the lane loop */
+		uint64_t tm = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t a = src[0][l], b = src[1][l], r;
+			switch (in->op) {
+			case PX_OP_ADD: r = a + b; break;
+			case PX_OP_SUB: r = a - b; break;
+			case PX_OP_MUL: r = a * b; break;
+			case PX_OP_MAD: r = a * b + src[2][l]; break;
+			case PX_OP_AND: r = a & b; break;
+			case PX_OP_OR: r = a | b; break;
+			default: r = a ^ b; break;
+			}
+			if (dv)
+				dv[l] = r & tm;
+		}
+		unk_out = unk_in & mask;
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = unk_in >> l & 1;
+			uint64_t a = src[0][l], b = src[1][l], c = src[2][l];
+			uint64_t r;
+			if (t == PX_TYPE_PRED)
+				r = (in->op == PX_OP_AND ? a & b : in->op == PX_OP_OR ? a | b
+				     : in->op == PX_OP_XOR ? a ^ b : !(a & 1)) & 1;
+			else if (fl_op)
+				r = fop(si, bits, a, b, c, &unk);
+			else
+				r = iop(si, t, a, b, c, &unk);
+			if (dv)
+				dv[l] = r;
+			if (unk)
+				unk_out |= 1u << l;
+		}
 	}
+	if (dv)
+		w->unk[dst] = (w->unk[dst] & ~mask0) | unk_out;
 	return 0;
 }

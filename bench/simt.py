@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""bench/simt.py: `ptxray simt` interpreter speed (issue 8); run by bench/run.py.
+
+Usage: python3 bench/simt.py BUILD_DIR
+
+Runs BUILD_DIR/simt_bench (bench/simt_bench.c) on its default workload: one
+256-thread block of fp32_tput from tests/fixtures/simt/simt_bench.sm_90.ptx,
+a 1,000-iteration loop; it prints warp-instructions per second against the
+20 M goal and the time against the 1 s goal. Standard library only.
+"""
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main(argv):
+    if len(argv) != 1:
+        print('usage: python3 bench/simt.py BUILD_DIR', file=sys.stderr)
+        return 2
+    prog = os.path.join(os.path.abspath(argv[0]), 'simt_bench')
+    if not os.path.isfile(prog):
+        print('%s: not built (ninja %s)' % (prog, os.path.relpath(prog, ROOT)))
+        return 1
+    return subprocess.run([prog], cwd=ROOT, stdin=subprocess.DEVNULL).returncode
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
