@@ -142,11 +142,13 @@ UNIT_TESTS = [
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.
 FUZZ = [
     'fuzz/fuzz_arch.c',
+    'fuzz/fuzz_batch.c',
     'fuzz/fuzz_config.c',
     'fuzz/fuzz_cuda.c',
     'fuzz/fuzz_ftable.c',
     'fuzz/fuzz_ptx.c',
     'fuzz/fuzz_ptxas.c',
+    'fuzz/fuzz_report.c',
 ]
 
 # Benchmark programs (bench/NAME.c -> build/NAME, linked with the library),

@@ -174,6 +174,23 @@ struct warp_pat {
 
 enum { MAX_TRIP = 1 << 20 };
 
+/* Whether v is in the sorted list a[0..n) (a loop's blocks): a binary
+ * search, so that a deep loop nest stays near-linear per loop. */
+static bool in_sorted(const uint32_t *a, uint32_t n, uint32_t v)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (a[mid] == v)
+			return true;
+		if (a[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* The trip count of loop l (iterations per entry) when it is affine: the
  * loop has one latch, which is its only exit, ending in `@p bra header`
  * (the do-while shape nvcc emits); p compares forms whose only non-constant
@@ -195,10 +212,8 @@ static int64_t trip_count(const struct px_func *f, uint32_t l)
 	for (uint32_t i = 0; i < lp->nblocks; i++) {
 		const struct px_block *x = &f->blocks[lp->blocks[i]];
 		for (uint32_t k = 0; k < x->nsuccs; k++) {
-			uint32_t y = x->succs[k], j;
-			for (j = 0; j < lp->nblocks && lp->blocks[j] != y; j++)
-				;
-			if (j == lp->nblocks && lp->blocks[i] != lb)
+			uint32_t y = x->succs[k];
+			if (!in_sorted(lp->blocks, lp->nblocks, y) && lp->blocks[i] != lb)
 				return -1;
 		}
 	}

@@ -23,28 +23,87 @@
  * whether or not that kernel mentions them.
  * Reads only what outlives a function's body (fill_cfg's callees and
  * fill_mentions's summary), so it works after the bodies are dropped. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
-/* Fills reach[] (nfuncs entries) with the functions k calls, transitively,
- * k itself excluded. Needs fill_cfg's callee lists. */
-static void reachable_callees(const struct px_module *m, uint32_t k, bool *reach)
+/* A set of function or variable indices, in insertion order, with an open
+ * hash for membership: per kernel it costs what the kernel reaches, not
+ * the module's size (a module of a million kernels stays linear). */
+struct idxset {
+	uint32_t *items, n, cap;
+	uint32_t *slots, nslots;  /* index + 1; 0 = empty */
+};
+
+static bool idxset_add(struct idxset *s, uint32_t v)
 {
-	uint32_t *stack = xmalloc(sizeof *stack * (m->nfuncs + 1));
-	uint32_t sp = 0;
+	if ((s->n + 1) * 2 > s->nslots) {
+		uint32_t ns = s->nslots ? s->nslots * 2 : 16;
+		uint32_t *slots = xcalloc(ns, sizeof *slots);
+		for (uint32_t i = 0; i < s->n; i++) {
+			uint32_t h = (s->items[i] * 2654435761u) & (ns - 1);
+			while (slots[h])
+				h = (h + 1) & (ns - 1);
+			slots[h] = s->items[i] + 1;
+		}
+		free(s->slots);
+		s->slots = slots;
+		s->nslots = ns;
+	}
+	uint32_t h = (v * 2654435761u) & (s->nslots - 1);
+	while (s->slots[h]) {
+		if (s->slots[h] == v + 1)
+			return false;
+		h = (h + 1) & (s->nslots - 1);
+	}
+	s->slots[h] = v + 1;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 8;
+		s->items = xrealloc(s->items, sizeof *s->items * s->cap);
+	}
+	s->items[s->n++] = v;
+	return true;
+}
+
+static void idxset_free(struct idxset *s)
+{
+	free(s->items);
+	free(s->slots);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Fills reach with the functions k calls, transitively, k itself excluded,
+ * sorted in file order. Needs fill_cfg's callee lists. */
+static void reachable_callees(const struct px_module *m, uint32_t k, struct idxset *reach)
+{
+	uint32_t *stack = NULL;
+	uint32_t sp = 0, cap = 0;
+	struct idxset seen = {0};
+	idxset_add(&seen, k);
+	stack = xmalloc(sizeof *stack * (cap = 16));
 	stack[sp++] = k;
 	while (sp > 0) {
 		const struct px_func *f = &m->funcs[stack[--sp]];
 		for (uint32_t i = 0; i < f->ncallees; i++) {
 			uint32_t c = f->callees[i];
-			if (c < m->nfuncs && c != k && !reach[c]) {
-				reach[c] = true;
+			if (c < m->nfuncs && idxset_add(&seen, c)) {
+				idxset_add(reach, c);
+				if (sp == cap)
+					stack = xrealloc(stack, sizeof *stack * (cap *= 2));
 				stack[sp++] = c;
 			}
 		}
 	}
 	free(stack);
+	idxset_free(&seen);
+	if (reach->n)
+		qsort(reach->items, reach->n, sizeof *reach->items, cmp_u32);
 }
 
 static bool is_shared(const struct px_var *v)
@@ -81,27 +140,31 @@ static void place_own(struct layout *l, const struct px_func *f, bool want)
 uint64_t px_shared_static_bytes(const struct px_module *m, uint32_t kernel, bool *dynamic)
 {
 	struct layout l = {0, false};
-	bool *reach = xcalloc(m->nfuncs + 1, sizeof *reach);
-	bool *mod = xcalloc(m->nvars + 1, sizeof *mod);
+	struct idxset reach = {0}, mod = {0};
 	const struct px_func *k = &m->funcs[kernel];
 
-	reachable_callees(m, kernel, reach);
-	reach[kernel] = true;
-	for (uint32_t i = 0; i < m->nfuncs; i++)
-		for (uint32_t v = 0; reach[i] && v < m->funcs[i].nmod_mentions; v++)
-			mod[m->funcs[i].mod_mentions[v]] = true;
+	reachable_callees(m, kernel, &reach);
+	for (uint32_t v = 0; v < k->nmod_mentions; v++)
+		if (k->mod_mentions[v] < m->nvars)
+			idxset_add(&mod, k->mod_mentions[v]);
+	for (uint32_t r = 0; r < reach.n; r++) {
+		const struct px_func *f = &m->funcs[reach.items[r]];
+		for (uint32_t v = 0; v < f->nmod_mentions; v++)
+			if (f->mod_mentions[v] < m->nvars)
+				idxset_add(&mod, f->mod_mentions[v]);
+	}
+	if (mod.n)
+		qsort(mod.items, mod.n, sizeof *mod.items, cmp_u32);
 
 	place_own(&l, k, true);                                    /* 1 */
-	for (uint32_t i = 0; i < m->nvars; i++)                    /* 2 */
-		if (mod[i] && is_shared(&m->vars[i]))
-			place(&l, &m->vars[i]);
-	for (uint32_t i = 0; i < m->nfuncs; i++)                   /* 3 */
-		if (reach[i] && i != kernel)
-			place_own(&l, &m->funcs[i], true);
+	for (uint32_t i = 0; i < mod.n; i++)                       /* 2 */
+		if (is_shared(&m->vars[mod.items[i]]))
+			place(&l, &m->vars[mod.items[i]]);
+	for (uint32_t r = 0; r < reach.n; r++)                     /* 3 */
+		place_own(&l, &m->funcs[reach.items[r]], true);
 	place_own(&l, k, false);                                   /* 4 */
-	for (uint32_t i = 0; i < m->nfuncs; i++)                   /* 5 */
-		if (reach[i] && i != kernel)
-			place_own(&l, &m->funcs[i], false);
+	for (uint32_t r = 0; r < reach.n; r++)                     /* 5 */
+		place_own(&l, &m->funcs[reach.items[r]], false);
 
 	uint64_t round = 0;
 	for (uint32_t i = 0; i < m->nvars; i++) {
@@ -115,8 +178,8 @@ uint64_t px_shared_static_bytes(const struct px_module *m, uint32_t kernel, bool
 	if (round)
 		l.end = (l.end + round - 1) / round * round;
 
-	free(mod);
-	free(reach);
+	idxset_free(&mod);
+	idxset_free(&reach);
 	if (dynamic)
 		*dynamic = l.dynamic;
 	return l.end;
@@ -125,18 +188,18 @@ uint64_t px_shared_static_bytes(const struct px_module *m, uint32_t kernel, bool
 uint64_t px_local_bytes(const struct px_module *m, uint32_t kernel)
 {
 	struct layout l = {0, false};
-	bool *reach = xcalloc(m->nfuncs + 1, sizeof *reach);
-	reachable_callees(m, kernel, reach);
-	reach[kernel] = true;
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		if (!reach[i])
-			continue;
-		const struct px_func *f = &m->funcs[i];
+	struct idxset reach = {0};
+	reachable_callees(m, kernel, &reach);
+	idxset_add(&reach, kernel);
+	if (reach.n > 1)
+		qsort(reach.items, reach.n, sizeof *reach.items, cmp_u32);
+	for (uint32_t r = 0; r < reach.n; r++) {
+		const struct px_func *f = &m->funcs[reach.items[r]];
 		for (uint32_t v = 0; v < f->nvars; v++)
 			if (f->vars[v].space == PX_SPACE_LOCAL)
 				place(&l, &f->vars[v]);
 	}
-	free(reach);
+	idxset_free(&reach);
 	return l.end;
 }
 

@@ -43,6 +43,7 @@ CHECKERS = [
     'tests/check_docs.py',
     'tests/check_gpu.py',
     'tests/check_launch_hw.py',
+    'tests/check_limits.py',
     'tests/check_nvcc_bridge.py',
     'tests/check_occupancy_hw.py',
     'tests/check_precommit.py',
