@@ -49,6 +49,7 @@ CHECKERS = [
     'tests/check_precommit.py',
     'tests/check_ptxas.py',
     'tests/check_spills.py',
+    'tests/check_valgrind.py',
     'tests/check_rules.py',
     'tests/check_simt.py',
 ]
