@@ -2,7 +2,8 @@
 """tests/check_launch_hw.py BUILD_DIR: launch feasibility against a GPU.
 
 The fixture tests/fixtures/launch/h200.json was measured on an H200
-(compute capability 9.0, the same per-block limits as the H100) by
+(compute capability 9.0, the same per-block limits as the H100; h100.json,
+measured on an H100 with the same command, must match it launch for launch) by
 tests/gpu/launch/run_launch.sh: three programs (launch_block.cu,
 launch_regs.cu, launch_smem.cu) launch their kernels at 33 sites of varied
 block size, register use, static and dynamic shared memory (with and without
@@ -33,6 +34,9 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURE = os.path.join(ROOT, 'tests', 'fixtures', 'launch', 'h200.json')
 LOG = os.path.join(ROOT, 'tests', 'fixtures', 'launch', 'h200_log.txt')
+# The same programs measured on an H100 (same command): every launch site
+# must have behaved as on the H200, so the verdicts checked here hold there.
+FIXTURE_H100 = os.path.join(ROOT, 'tests', 'fixtures', 'launch', 'h100.json')
 FAIL_RULES = {'launch-infeasible', 'shared-memory-opt-in-missing'}
 NO_REGISTERS = {'tests/gpu/launch/launch_block.cu', 'tests/gpu/launch/launch_smem.cu'}
 
@@ -64,6 +68,12 @@ def main():
     exe = os.path.join(os.path.abspath(sys.argv[1]), 'ptxray')
     data = json.load(open(FIXTURE))
     passed = failed = 0
+    h100 = json.load(open(FIXTURE_H100))
+    same = h100['programs'] == data['programs']
+    print('%s %s: every launch and cudaFuncGetAttributes equal to the H200\'s' % (
+        'ok  ' if same else 'FAIL', h100['gpu']))
+    passed += same
+    failed += not same
     tmp = tempfile.mkdtemp(prefix='ptxray-launch-')
     nvcc = os.path.join(tmp, 'nvcc')
     ptxas = os.path.join(tmp, 'ptxas')

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/check_occupancy_hw.py BUILD_DIR: ptxray's occupancy against a GPU.
 
-The fixture tests/fixtures/occupancy/h200.json was measured on a Hopper GPU
+The fixtures tests/fixtures/occupancy/h100.json and h200.json were measured on Hopper GPUs
 (compute capability 9.0) with tests/gpu/run_occ_sweep.sh (its "command"
 field says where and how): cudaGetDeviceProperties, and for 15 kernels of
 varied register and static shared memory use, cudaFuncGetAttributes and
@@ -20,7 +20,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURE = os.path.join(ROOT, 'tests', 'fixtures', 'occupancy', 'h200.json')
+# Every measured device; each must agree on its own.
+FIXTURES = [os.path.join(ROOT, 'tests', 'fixtures', 'occupancy', name)
+            for name in ('h100.json', 'h200.json')]
 
 
 def arch_table(exe, name):
@@ -51,7 +53,18 @@ def clean_env():
 
 def main():
     exe = os.path.join(sys.argv[1], 'ptxray')
-    data = json.load(open(FIXTURE))
+    passed = failed = 0
+    for fixture in FIXTURES:
+        p, f = check_fixture(exe, fixture)
+        passed += p
+        failed += f
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+def check_fixture(exe, fixture):
+    """Checks one device's fixture; returns (passed, failed)."""
+    data = json.load(open(fixture))
     dev = data['device']
     passed = failed = 0
 
@@ -83,7 +96,7 @@ def main():
     arch = 'sm_%d%d' % (dev['major'], dev['minor'])
     lines, where = [], []
     for k in data['kernels']:
-        kern = k['kernel']
+        kern = k.get('kernel', k)  # the attributes nested (h200.json) or inline (h100.json)
         for r in k['rows']:
             threads, dyn, carveout, optin, blocks, err = r
             if err != 0:
@@ -110,10 +123,10 @@ def main():
         errs = bad.get(name, [])
         check(not errs, '%s: %d of %d rows differ, e.g. %s' % (name, len(errs), rows[name],
                                                                 '; '.join(errs[:3])))
-    print('%d rows measured on %s agree with ptxray in %d kernels'
-          % (len(lines) - sum(len(v) for v in bad.values()), dev['name'], len(rows) - len(bad)))
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    print('%s: %d rows measured on %s agree with ptxray in %d kernels'
+          % (os.path.basename(fixture), len(lines) - sum(len(v) for v in bad.values()), dev['name'],
+             len(rows) - len(bad)))
+    return passed, failed
 
 
 if __name__ == '__main__':
