@@ -70,6 +70,7 @@ LIB_SOURCES = [
     'analyzer/simt/simt.c',
     'analyzer/simt/simt_exec.c',
     'analyzer/util.c',
+    'analyzer/yaml_load.c',
     'analyzer/verify.c',
     'arch/arch.c',
     'arch/ftable.c',

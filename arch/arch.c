@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <yaml.h>
 
 #include "arch.h"
+#include "yaml_load.h"
 #include "ir.h"   /* px_buf */
 
 enum kind {
@@ -454,21 +454,9 @@ bool px_arch_parse(const char *path, const char *text, size_t len, struct px_are
 		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "the table is larger than 1 MiB");
 		return false;
 	}
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	if (!yaml_parser_initialize(&parser)) {
-		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "cannot initialise the YAML parser");
+	if (!px_yaml_load(path, text, len, &doc, diags))
 		return false;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		yaml_mark_t m = parser.problem_mark;
-		px_diag_add(diags, PX_ERROR, path, (uint32_t)m.line + 1, (uint32_t)m.column + 1, NULL,
-		            "invalid YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-		            parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
-		return false;
-	}
 	L.doc = &doc;
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (!root) {
@@ -485,7 +473,6 @@ bool px_arch_parse(const char *path, const char *text, size_t len, struct px_are
 			check_relations(&L, root);
 	}
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (!L.ok)
 		return false;
 	a.path = px_arena_strndup(arena, path, strlen(path));

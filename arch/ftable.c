@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <yaml.h>
 
 #include "ftable.h"
+#include "yaml_load.h"
 #include "ir.h"   /* px_buf */
 
 const char *px_ptx_version_str(uint32_t v, char buf[8])
@@ -502,21 +502,9 @@ struct px_ftable *px_ftable_parse(const char *path, const char *text, size_t len
 		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "the feature table is larger than 8 MiB");
 		return NULL;
 	}
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	if (!yaml_parser_initialize(&parser)) {
-		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "cannot initialise the YAML parser");
+	if (!px_yaml_load(path, text, len, &doc, diags))
 		return NULL;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		yaml_mark_t m = parser.problem_mark;
-		px_diag_add(diags, PX_ERROR, path, (uint32_t)m.line + 1, (uint32_t)m.column + 1, NULL,
-		            "invalid YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-		            parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
-		return NULL;
-	}
 	struct px_ftable *t = xcalloc(1, sizeof *t);
 	t->arena = px_arena_new();
 	t->path = px_arena_strndup(t->arena, path, strlen(path));
@@ -548,7 +536,6 @@ struct px_ftable *px_ftable_parse(const char *path, const char *text, size_t len
 			err_at(&L, root, "the table needs at least one target and one version");
 	}
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (!L.ok) {
 		px_ftable_delete(t);
 		return NULL;

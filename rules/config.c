@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <yaml.h>
 
 #include "rules.h"
+#include "yaml_load.h"
 
 /* The keys, sorted; `ptxray-config(5)` documents each one. */
 static const struct { const char *key, *doc; } config_keys[] = {
@@ -413,20 +413,8 @@ struct px_config *px_config_parse(const char *path, const char *text, size_t len
 	c->path = xstrdup(path);
 	const char *slash = strrchr(path, '/');
 	c->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	if (!yaml_parser_initialize(&parser)) {
-		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "cannot initialise the YAML parser");
-		px_config_delete(c);
-		return NULL;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		yaml_mark_t m = parser.problem_mark;
-		px_diag_add(diags, PX_ERROR, path, (uint32_t)m.line + 1, (uint32_t)m.column + 1, NULL,
-		            "invalid YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-		            parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
+	if (!px_yaml_load(path, text, len, &doc, diags)) {
 		px_config_delete(c);
 		return NULL;
 	}
@@ -435,7 +423,6 @@ struct px_config *px_config_parse(const char *path, const char *text, size_t len
 	if (root)
 		parse_root(&L, root, c);
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (!L.ok) {
 		px_config_delete(c);
 		return NULL;
