@@ -527,5 +527,7 @@ static inline const int32_t *px_func_uses(const struct px_func *f, uint32_t i, u
 /* 32-bit register units a declared register occupies (pass_live.c):
  * ceil(bits / 32) * vec, at least 1; 0 for predicates. */
 uint32_t px_reg_units(const struct px_regdecl *r);
+/* The register cap of f's directives (.maxnreg, launch bounds, 255); pass_live.c. */
+uint32_t px_reg_cap(const struct px_func *f);
 
 #endif

@@ -130,6 +130,26 @@ uint32_t px_reg_units(const struct px_regdecl *r)
 	return u * (r->vec ? r->vec : 1);
 }
 
+/* The most registers ptxas may give f: .maxnreg, 255, and the launch
+ * bounds: .maxntid (or .reqntid, rounded up to whole warps) times
+ * .minnctapersm blocks must fit the register file, in steps of REG_GRANULE
+ * per thread. */
+uint32_t px_reg_cap(const struct px_func *f)
+{
+	uint32_t cap = REG_MAX;
+	if (f->maxnreg && f->maxnreg < cap)
+		cap = f->maxnreg;
+	const uint32_t *nt = f->reqntid[0] ? f->reqntid : f->maxntid;
+	if (nt[0]) {
+		uint64_t threads = (uint64_t)nt[0] * (nt[1] ? nt[1] : 1) * (nt[2] ? nt[2] : 1);
+		threads = (threads + 31) / 32 * 32 * (f->minnctapersm ? f->minnctapersm : 1);
+		uint64_t c = REGFILE_PER_SM / threads / REG_GRANULE * REG_GRANULE;
+		if (c >= REG_GRANULE && c < cap)
+			cap = (uint32_t)c;
+	}
+	return cap;
+}
+
 static inline bool bit_get(const uint64_t *s, uint32_t r)
 {
 	return (s[r >> 6] >> (r & 63)) & 1;
@@ -707,20 +727,9 @@ static uint32_t estimate(const struct px_module *m, const struct px_func *f, uin
 			est = EST_CALL_MIN;
 	}
 	*demand = est;  /* before any cap: what the code would like (spill prediction) */
-	/* launch bounds: .maxntid (or .reqntid) times .minnctapersm blocks must
-	 * fit the register file, in steps of REG_GRANULE per thread */
-	const uint32_t *nt = f->reqntid[0] ? f->reqntid : f->maxntid;
-	if (nt[0]) {
-		uint64_t threads = (uint64_t)nt[0] * (nt[1] ? nt[1] : 1) * (nt[2] ? nt[2] : 1);
-		threads = (threads + 31) / 32 * 32 * (f->minnctapersm ? f->minnctapersm : 1);
-		uint64_t cap = REGFILE_PER_SM / threads / REG_GRANULE * REG_GRANULE;
-		if (cap >= REG_GRANULE && est > cap)
-			est = (uint32_t)cap;
-	}
-	if (f->maxnreg && est > f->maxnreg)
-		est = f->maxnreg;
-	if (est > REG_MAX)
-		est = REG_MAX;
+	uint32_t cap = px_reg_cap(f);
+	if (est > cap)
+		est = cap;
 	return est;
 }
 

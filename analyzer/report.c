@@ -37,25 +37,6 @@ static void choose_block(const struct px_launch *l, const struct px_func *f,
 	k->block_from = px_launch_block(l, f, k->block);
 }
 
-/* The register cap a spill prediction compares against: .maxnreg, the
- * launch bounds (.maxntid or .reqntid rounded to warps, times
- * .minnctapersm, must fit the 64K-register file, in steps of 8), and 255. */
-static uint32_t spill_cap(const struct px_func *f)
-{
-	uint32_t cap = 255;
-	if (f->maxnreg && f->maxnreg < cap)
-		cap = f->maxnreg;
-	const uint32_t *nt = f->reqntid[0] ? f->reqntid : f->maxntid;
-	if (nt[0]) {
-		uint64_t threads = (uint64_t)nt[0] * (nt[1] ? nt[1] : 1) * (nt[2] ? nt[2] : 1);
-		threads = (threads + 31) / 32 * 32 * (f->minnctapersm ? f->minnctapersm : 1);
-		uint64_t c = 65536 / threads / 8 * 8;
-		if (c >= 8 && c < cap)
-			cap = (uint32_t)c;
-	}
-	return cap;
-}
-
 /* The kernel's source position: the first .loc in force in its body (the
  * .file table may come at the end of the module: resolved later). */
 static void source_of(const struct px_func *f, struct px_kernel_report *k)
@@ -179,7 +160,7 @@ bool px_report_file(const char *path, char *text, size_t len,
 		k->local_bytes = px_local_bytes(m, k->func_index);
 		k->param_bytes = px_param_bytes(f);
 		choose_block(&c.launch, f, k);
-		k->spill_cap = spill_cap(f);
+		k->spill_cap = px_reg_cap(f);
 		k->spills_predicted = k->reg_demand > k->spill_cap;
 		if (have_ptxas) {
 			const struct px_ptxas_kernel *pk = px_ptxas_find(&pr, f->name);
