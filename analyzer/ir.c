@@ -176,7 +176,7 @@ void px_module_delete(struct px_module *m)
 		return;
 	for (uint32_t i = 0; i < m->nfuncs; i++)
 		px_arena_delete(m->funcs[i].body_arena);
-	free((void *)m->text);
+	px_text_free(m->text, m->len, m->text_mapped);
 	px_arena_delete(m->arena);  /* the module itself lives in its arena */
 }
 

@@ -382,6 +382,7 @@ struct px_module {
 	const char *path;     /* as given; owned by the caller */
 	const char *text;     /* the whole input; owned by the module (freed with it) */
 	size_t len;
+	bool text_mapped;     /* text is a px_map_file mapping (px_parse_hook.text_mapped) */
 
 	uint32_t version_major, version_minor;  /* .version; 0.0 = absent */
 	px_str *targets; uint32_t ntargets;     /* every word of .target, in order ("sm_90a", "texmode_independent", "debug") */
@@ -428,6 +429,15 @@ struct px_parse_hook {
 	void (*function)(void *ctx, struct px_module *m, uint32_t func);
 	void *ctx;
 	bool body_arenas;
+	/* text came from px_map_file with *mapped set: the module unmaps it,
+	 * and the parser gives back the pages it has parsed past (between
+	 * top-level directives, after the hook has had each body). The strings
+	 * that outlive a body (function, parameter and variable names, pragmas,
+	 * targets, file names) are then copies in the module arena, so memory
+	 * holds about one body's text at a time; anything else that points back
+	 * into the text (a kept body, a diagnostic's source line) still reads
+	 * correctly: the pages come back from the file. */
+	bool text_mapped;
 };
 struct px_module *px_ptx_parse_hooked(const char *path, char *text, size_t len,
                                       struct px_diags *diags, const struct px_parse_hook *hook);

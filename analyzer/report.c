@@ -124,7 +124,8 @@ bool px_report_file(const char *path, char *text, size_t len,
 #ifdef PX_DEBUG
 	c.verify = true;
 #endif
-	struct px_parse_hook hook = {.function = on_function, .ctx = &c, .body_arenas = true};
+	struct px_parse_hook hook = {.function = on_function, .ctx = &c, .body_arenas = true,
+	                             .text_mapped = opt->text_mapped};
 	struct px_module *m = px_ptx_parse_hooked(path, text, len, diags, &hook);
 	rep->module = m;
 	m->launch = NULL;  /* pointed at c.launch, which ends here */

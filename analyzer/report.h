@@ -22,6 +22,8 @@ struct px_report_options {
 	const struct px_archset *archs;  /* arch tables for the occupancy; NULL = no occupancy */
 	const struct px_param_value *params;  /* --param NAME=VALUE */
 	uint32_t nparams;
+	bool text_mapped;           /* px_report_file's text is a px_map_file mapping (per file;
+	                             * see px_parse_hook.text_mapped) */
 };
 
 /* Results parsed from `ptxas -v` for one kernel. */

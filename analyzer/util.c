@@ -1,9 +1,14 @@
 /* util.c: allocation that aborts on exhaustion, bump arenas, string views,
- * whole-file reading and the diagnostics list. */
+ * whole-file reading (read into memory, or mapped read-only) and the
+ * diagnostics list. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ir.h"
 #include "util.h"
@@ -200,13 +205,10 @@ uint32_t px_str_hash(px_str s)
 }
 
 /* ---- files ---- */
-char *px_read_file(const char *path, size_t *len, char **err)
+
+/* Reads f to its end into a new xmalloc'd buffer with a trailing NUL. */
+static char *read_stream(FILE *f, size_t *len, char **err)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f) {
-		*err = xasprintf("%s", strerror(errno));
-		return NULL;
-	}
 	size_t cap = 1 << 16, n = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {
@@ -221,8 +223,6 @@ char *px_read_file(const char *path, size_t *len, char **err)
 	}
 	int failed = ferror(f);
 	int saved = errno;
-	if (f != stdin)
-		fclose(f);
 	if (failed) {
 		free(buf);
 		*err = xasprintf("%s", strerror(saved ? saved : EIO));
@@ -231,6 +231,96 @@ char *px_read_file(const char *path, size_t *len, char **err)
 	buf[n] = 0;
 	*len = n;
 	return buf;
+}
+
+char *px_read_file(const char *path, size_t *len, char **err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		*err = xasprintf("%s", strerror(errno));
+		return NULL;
+	}
+	char *buf = read_stream(f, len, err);
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+static size_t page_size(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	return pg > 0 ? (size_t)pg : 4096;
+}
+
+/* The bytes a mapping of a len-byte text spans: the file's pages and room
+ * for the NUL after it. */
+static size_t mapped_span(size_t len)
+{
+	size_t pg = page_size();
+	return (len / pg + 1) * pg;
+}
+
+char *px_map_file(const char *path, size_t *len, bool *mapped, char **err)
+{
+	*mapped = false;
+	if (strcmp(path, "-") == 0)
+		return px_read_file(path, len, err);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = xasprintf("%s", strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX / 2) {
+		size_t n = (size_t)st.st_size, span = mapped_span(n);
+		/* reserve the span as zeroed anonymous pages, then map the file
+		 * over its start: the byte after the file is a 0 either in the
+		 * file's last page (zero-filled past the end, POSIX mmap) or in
+		 * the anonymous page that follows */
+		char *base = mmap(NULL, span, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (base != MAP_FAILED) {
+			if (mmap(base, n, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) != MAP_FAILED) {
+				close(fd);
+				*len = n;
+				*mapped = true;
+				return base;
+			}
+			munmap(base, span);
+		}
+	}
+	/* a pipe, a device, an empty file, or no mapping: read it */
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		*err = xasprintf("%s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	char *buf = read_stream(f, len, err);
+	fclose(f);
+	return buf;
+}
+
+void px_text_free(const char *text, size_t len, bool mapped)
+{
+	if (!mapped)
+		free((void *)text);
+	else if (text)
+		munmap((void *)text, mapped_span(len));
+}
+
+size_t px_text_release(const char *text, size_t len, size_t from, size_t to)
+{
+	size_t pg = page_size();
+	from = (from + pg - 1) / pg * pg;
+	/* the last, partial page goes too when to is the end */
+	to = to >= len ? (len + pg - 1) / pg * pg : to / pg * pg;
+	if (to <= from)
+		return from;
+	/* a private, never written file mapping: dropping the pages loses
+	 * nothing, a later read faults them in again from the file */
+	madvise((void *)(text + from), to - from, MADV_DONTNEED);
+	return to;
 }
 
 /* ---- diagnostics ---- */

@@ -85,6 +85,23 @@ static inline px_str px_str_make(const char *p, size_t n)
 /* Reads a whole file into a new xmalloc'd buffer with a trailing NUL.
  * Returns NULL and sets *err (xmalloc'd, caller frees) on failure. */
 char *px_read_file(const char *path, size_t *len, char **err);
+/* Reads a whole file without copying it where it can: a regular file is
+ * mapped read-only and private (*mapped = true); standard input ("-"),
+ * pipes, devices and empty files are read as px_read_file does (*mapped =
+ * false). Either way text[len] is 0 and nothing may write to the text.
+ * Release it with px_text_free(text, len, *mapped). The file must not be
+ * truncated while it is mapped (a read past its new end raises SIGBUS).
+ * Returns NULL and sets *err (xmalloc'd) on failure, like px_read_file. */
+char *px_map_file(const char *path, size_t *len, bool *mapped, char **err);
+/* Frees a text from px_map_file or px_read_file (mapped = false: free()). */
+void px_text_free(const char *text, size_t len, bool mapped);
+/* Gives back the resident pages that lie wholly inside [from, to) of a
+ * mapped text of len bytes (offsets from its start; to = len includes the
+ * last, partial page); reading them again faults them in from the file, so
+ * the text's content never changes. Returns the offset up to which pages
+ * were given back (from rounded up, or to rounded down to a page), where
+ * the next release may start. */
+size_t px_text_release(const char *text, size_t len, size_t from, size_t to);
 
 /* ---- diagnostics ----
  * One list per run or per file; library code appends, main() renders. */

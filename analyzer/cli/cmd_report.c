@@ -201,11 +201,13 @@ int cmd_report(int argc, char **argv)
 	opt.archs = archs;
 	struct px_file_report *reps = xcalloc(nfiles, sizeof *reps);
 	struct source *srcs = xcalloc(nfiles, sizeof *srcs);
+	bool *mapped = xcalloc(nfiles, sizeof *mapped);
 	bool failed = false;
 	for (size_t f = 0; f < nfiles; f++) {
 		size_t len = 0;
 		char *err = NULL;
-		char *text = px_read_file(files[f], &len, &err);
+		/* mapped, so the parser can give back the pages behind it */
+		char *text = px_map_file(files[f], &len, &mapped[f], &err);
 		if (!text) {
 			px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL, "cannot read: %s", err);
 			free(err);
@@ -215,6 +217,7 @@ int cmd_report(int argc, char **argv)
 		srcs[f].path = files[f];
 		srcs[f].text = text;  /* owned by the module once parsed */
 		srcs[f].len = len;
+		opt.text_mapped = mapped[f];
 		if (!px_report_file(files[f], text, len, &opt, &reps[f], &diags))
 			failed = true;
 		if (reps[f].ptxas_error)
@@ -243,10 +246,11 @@ int cmd_report(int argc, char **argv)
 		if (reps[f].module)
 			px_file_report_free(&reps[f]);
 		else
-			free((void *)srcs[f].text);
+			px_text_free(srcs[f].text, srcs[f].len, mapped[f]);
 	}
 	free(reps);
 	free(srcs);
+	free(mapped);
 	px_diags_free(&diags);
 	px_archset_delete(archs);
 out:

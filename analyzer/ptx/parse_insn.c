@@ -567,6 +567,9 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 			decode_modifier(P, t, px_str_make(w, (size_t)(q - w)));
 		}
 		ts->val = (int32_t)(P->ntemplates - 1);
+		/* the key must not point into the text: later lookups read it,
+		 * and a mapped text's pages are given back behind the parser */
+		ts->p = px_arena_strndup(P->keys, spelling.p, spelling.n);
 	}
 	const struct px_insn *t = &P->templates[ts->val];
 	in.op = t->op;

@@ -65,6 +65,16 @@ bool px_p_error_tok(struct px_parser *P, const struct px_token *t, const char *f
 	return false;
 }
 
+/* A string that outlives the body being parsed (a name kept in the module):
+ * with a mapped text, a copy in the module arena, since the text's pages are
+ * given back behind the parser; otherwise the view itself. */
+static px_str keep_str(struct px_parser *P, px_str s)
+{
+	if (!P->text_mapped || s.n == 0)
+		return s;
+	return px_str_make(px_arena_strndup(P->a, s.p, s.n), s.n);
+}
+
 static bool expect_punct(struct px_parser *P, char c, const char *what)
 {
 	if (px_p_is_punct(P, c)) {
@@ -558,7 +568,7 @@ static bool parse_decl(struct px_parser *P, struct declspec *ds, bool module)
 				return false;
 		} else {
 			struct px_var *v = new_var(P, module);
-			v->name = name.text;
+			v->name = keep_str(P, name.text);
 			v->space = (uint8_t)ds->space;
 			v->type = ds->type;
 			v->vec = ds->vec ? ds->vec : 1;
@@ -622,7 +632,7 @@ static bool parse_params(struct px_parser *P, struct px_var **out, uint32_t *nou
 				break;
 			}
 			struct px_var *v = memset(PX_VEC_PUSH(items, n, cap), 0, sizeof *v);
-			v->name = P->tok.text;
+			v->name = keep_str(P, P->tok.text);
 			v->space = (uint8_t)ds.space;
 			v->type = ds.type;
 			v->vec = ds.vec ? ds.vec : 1;
@@ -678,7 +688,7 @@ static bool parse_pragma(struct px_parser *P, bool keep)
 			return px_p_error_tok(P, &P->tok, "expected a string after .pragma");
 		if (keep)
 			*PX_VEC_PUSH(P->pragmas, P->npragmas, P->cappragmas) =
-				px_str_make(P->tok.text.p + 1, P->tok.text.n - 2);
+				keep_str(P, px_str_make(P->tok.text.p + 1, P->tok.text.n - 2));
 		px_p_advance(P);
 		if (!px_p_is_punct(P, ','))
 			break;
@@ -1071,7 +1081,7 @@ static bool parse_function(struct px_parser *P, int linkage)
 	}
 	if (P->tok.kind != PX_TK_IDENT)
 		return px_p_error_tok(P, &P->tok, "expected a function name");
-	fh.name = P->tok.text;
+	fh.name = keep_str(P, P->tok.text);
 	px_p_advance(P);
 	if (px_p_is_punct(P, '(') && !parse_params(P, &fh.params, &fh.nparams, true))
 		return false;
@@ -1177,7 +1187,7 @@ static bool parse_target(struct px_parser *P)
 	for (;;) {
 		if (P->tok.kind != PX_TK_IDENT)
 			return px_p_error_tok(P, &P->tok, "expected a target name");
-		px_str w = P->tok.text;
+		px_str w = keep_str(P, P->tok.text);
 		*PX_VEC_PUSH(P->targets, P->ntargets, P->captargets) = w;
 		if (px_str_starts(w, "sm_") || px_str_starts(w, "compute_"))
 			P->m->target = w;
@@ -1207,7 +1217,7 @@ static bool parse_file(struct px_parser *P)
 		return px_p_error_tok(P, &P->tok, "expected a file name string");
 	struct px_file_entry *fe = PX_VEC_PUSH(P->files, P->nfiles, P->capfiles);
 	fe->index = idx;
-	fe->name = px_str_make(P->tok.text.p + 1, P->tok.text.n - 2);
+	fe->name = keep_str(P, px_str_make(P->tok.text.p + 1, P->tok.text.n - 2));
 	px_p_advance(P);
 	for (int i = 0; i < 2 && px_p_is_punct(P, ','); i++) {
 		px_p_advance(P);
@@ -1305,6 +1315,22 @@ static bool parse_toplevel(struct px_parser *P)
 	return px_p_error_tok(P, &P->tok, "expected a directive");
 }
 
+/* With a mapped text, gives back the pages before the current token once
+ * at least PX_RELEASE_STEP bytes (or, with all, any whole page) lie behind
+ * the last release. Called between top-level directives: the bodies behind
+ * have been handed over, and what the module keeps of them was copied. */
+#define PX_RELEASE_STEP ((size_t)1 << 20)
+static void release_behind(struct px_parser *P, bool all)
+{
+	if (!P->text_mapped)
+		return;
+	size_t at = (size_t)(P->tok.text.p - P->m->text);
+	if (all)
+		at = P->m->len;
+	if (at > P->released && (all || at - P->released >= PX_RELEASE_STEP))
+		P->released = px_text_release(P->m->text, P->m->len, P->released, at);
+}
+
 static void parser_free(struct px_parser *P)
 {
 	free(P->funcs);
@@ -1329,6 +1355,7 @@ static void parser_free(struct px_parser *P)
 	free(P->regents);
 	free(P->scopes);
 	free(P->ostk);
+	px_arena_delete(P->keys);
 }
 
 struct px_module *px_ptx_parse(const char *path, char *text, size_t len,
@@ -1346,6 +1373,7 @@ struct px_module *px_ptx_parse_hooked(const char *path, char *text, size_t len,
 	m->path = path;
 	m->text = text;
 	m->len = len;
+	m->text_mapped = hook && hook->text_mapped;
 
 	struct px_parser *P = xcalloc(1, sizeof *P);
 	P->path = path;
@@ -1362,13 +1390,17 @@ struct px_module *px_ptx_parse_hooked(const char *path, char *text, size_t len,
 		free(P);
 		return m;
 	}
+	P->keys = px_arena_new();
+	P->text_mapped = m->text_mapped;
 	px_p_init_tables(P);
 	px_lexer_init(&P->lx, text, len);
 	px_p_advance(P);
 	while (!P->stop && P->tok.kind != PX_TK_EOF) {
 		if (!parse_toplevel(P))
 			sync_module(P);
+		release_behind(P, false);
 	}
+	release_behind(P, true);
 
 	m->funcs = arena_copy(a, P->funcs, P->nfuncs, sizeof *P->funcs);
 	m->nfuncs = (uint32_t)P->nfuncs;

@@ -81,6 +81,11 @@ struct px_parser {
 	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */
 	struct px_operand *ostk; size_t nostk, capostk; /* operands being built */
 	uint32_t loc_file, loc_line, loc_col;
+	/* a mapped text (px_parse_hook.text_mapped): names that outlive a body
+	 * are copied, and the pages before `released` have been given back */
+	bool text_mapped;
+	size_t released;
+	struct px_arena *keys;     /* copies of the spellings table's keys */
 };
 
 static inline bool px_p_is_punct(const struct px_parser *P, char c)

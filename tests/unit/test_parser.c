@@ -1018,3 +1018,164 @@ Test(streaming, no_hand_over_after_an_error)
 	px_module_delete(m);
 	px_diags_free(&d);
 }
+
+/* ---- mapped input (px_map_file, px_parse_hook.text_mapped) ---- */
+
+/* Resident bytes of the mapping that holds addr (/proc/self/smaps), or -1. */
+static long mapping_rss(const void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	bool in = false;
+	long rss = -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+			continue;
+		}
+		long kb;
+		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1) {
+			rss = kb * 1024;
+			break;
+		}
+	}
+	fclose(f);
+	return rss;
+}
+
+static char *write_temp(const char *data, size_t len)
+{
+	char *path = xstrdup("/tmp/ptxray-test-XXXXXX");
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, data, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+Test(mapped, map_file_ends_in_a_nul_and_falls_back_to_reading)
+{
+	/* a file of exactly one page: its NUL lies in the page after it */
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	char *data = xmalloc(pg);
+	memset(data, 'x', pg);
+	char *path = write_temp(data, pg);
+	size_t len = 0;
+	bool mapped = false;
+	char *err = NULL;
+	char *text = px_map_file(path, &len, &mapped, &err);
+	cr_assert_not_null(text);
+	cr_assert(mapped);
+	cr_assert_eq(len, pg);
+	cr_assert_eq(memcmp(text, data, pg), 0);
+	cr_assert_eq(text[len], 0);
+	/* giving pages back keeps the content */
+	cr_assert_eq(px_text_release(text, len, 0, len - 1), 0);  /* no whole page */
+	cr_assert_eq(px_text_release(text, len, 0, len), pg);
+	cr_assert_eq(memcmp(text, data, pg), 0);
+	px_text_free(text, len, mapped);
+	unlink(path);
+	free(path);
+	/* an empty file and a device are read, not mapped */
+	path = write_temp("", 0);
+	text = px_map_file(path, &len, &mapped, &err);
+	cr_assert_not_null(text);
+	cr_assert_not(mapped);
+	cr_assert_eq(len, 0);
+	cr_assert_eq(text[0], 0);
+	px_text_free(text, len, mapped);
+	unlink(path);
+	free(path);
+	text = px_map_file("/dev/null", &len, &mapped, &err);
+	cr_assert_not_null(text);
+	cr_assert_not(mapped);
+	cr_assert_eq(len, 0);
+	px_text_free(text, len, mapped);
+	/* errors read as px_read_file's */
+	cr_assert_null(px_map_file("/nonexistent/x.ptx", &len, &mapped, &err));
+	cr_assert_str_eq(err, "No such file or directory");
+	free(err);
+	cr_assert_null(px_map_file("tests", &len, &mapped, &err));
+	cr_assert_str_eq(err, "Is a directory");
+	free(err);
+	free(data);
+}
+
+static bool outside(px_str s, const struct px_module *m)
+{
+	return s.n == 0 || s.p + s.n <= m->text || s.p >= m->text + m->len;
+}
+
+struct mapped_seen {
+	uint32_t n;
+	long max_rss;
+};
+
+static void on_mapped_func(void *ctx, struct px_module *m, uint32_t i)
+{
+	struct mapped_seen *s = ctx;
+	if (s->n++ % 64 == 0) {
+		long rss = mapping_rss(m->text);
+		s->max_rss = rss > s->max_rss ? rss : s->max_rss;
+	}
+	px_func_drop_body(&m->funcs[i]);
+}
+
+Test(mapped, pages_behind_the_parser_are_given_back_and_names_kept)
+{
+	/* about 6 MB of kernels: the text mapped holds about 1 MB at a time */
+	struct px_buf b = {0};
+	px_buf_printf(&b, ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n");
+	uint32_t nk = 3000;
+	for (uint32_t k = 0; k < nk; k++) {
+		px_buf_printf(&b, ".visible .entry kern%u(.param .u64 p%u)\n{\n\t.reg .b32 %%r<9>;\n"
+		              "\t.shared .align 4 .b8 sm%u[64];\n", k, k, k);
+		for (int i = 0; i < 60; i++)
+			px_buf_printf(&b, "\t.loc 1 %d 1\n\tadd.s32 \t%%r%d, %%r%d, %d;\n", i + 1, i % 8,
+			              (i + 1) % 8, i);
+		px_buf_printf(&b, "\tret;\n}\n");
+	}
+	char *path = write_temp(b.p, b.n);
+	size_t len = 0;
+	bool mapped = false;
+	char *err = NULL;
+	char *text = px_map_file(path, &len, &mapped, &err);
+	cr_assert(mapped);
+	cr_assert_eq(len, b.n);
+	struct px_diags d = {0};
+	struct mapped_seen s = {0};
+	struct px_parse_hook hook = {.function = on_mapped_func, .ctx = &s, .body_arenas = true,
+	                             .text_mapped = true};
+	struct px_module *m = px_ptx_parse_hooked(path, text, len, &d, &hook);
+	cr_assert_eq(d.errors, 0);
+	cr_assert_eq(s.n, nk);
+	cr_assert(m->text_mapped);
+	/* the mapping never held much more than one release step (1 MB) plus
+	 * the kernel's fault-around window; none of it at the end */
+	cr_assert_gt(s.max_rss, 0);
+	cr_assert_lt(s.max_rss, 2 << 20, "rss %ld", s.max_rss);
+	cr_assert_leq(mapping_rss(m->text), 0, "rss %ld", mapping_rss(m->text));
+	/* what outlives the bodies is copied out of the text */
+	cr_assert(outside(m->target, m) && px_str_eqc(m->target, "sm_90"));
+	cr_assert(outside(m->files[0].name, m) && px_str_eqc(m->files[0].name, "k.cu"));
+	cr_assert_eq(m->nfuncs, nk);
+	for (uint32_t k = 0; k < nk; k++) {
+		const struct px_func *f = &m->funcs[k];
+		char want[32];
+		snprintf(want, sizeof want, "kern%u", k);
+		cr_assert(outside(f->name, m) && px_str_eqc(f->name, want));
+		snprintf(want, sizeof want, "p%u", k);
+		cr_assert(outside(f->params[0].name, m) && px_str_eqc(f->params[0].name, want));
+		snprintf(want, sizeof want, "sm%u", k);
+		cr_assert(outside(f->vars[0].name, m) && px_str_eqc(f->vars[0].name, want));
+	}
+	cr_assert_leq(mapping_rss(m->text), 0);
+	px_module_delete(m);
+	px_diags_free(&d);
+	unlink(path);
+	free(path);
+	px_buf_free(&b);
+}
