@@ -281,13 +281,53 @@ static uint32_t loop_weight(const struct px_func *f, uint32_t l)
 	return w;
 }
 
+/* Does the .file entry's name end with the last component of file? */
+static bool names_file(const struct px_file_entry *fe, const char *file)
+{
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	size_t bn = strlen(base), n = fe->name.n;
+	return n >= bn && memcmp(fe->name.p + n - bn, base, bn) == 0 && (n == bn || fe->name.p[n - bn - 1] == '/');
+}
+
+uint32_t px_simt_loops_in_lines(const struct px_module *m, const struct px_func *f, const char *file,
+                                uint32_t first, uint32_t last, bool *sel)
+{
+	bool *in = xcalloc(f->nloops + 1, sizeof *in);
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		const struct px_block *b = &f->blocks[f->loops[l].header];
+		for (uint32_t i = b->first; i < b->end && !in[l]; i++) {
+			const struct px_insn *x = &f->insns[i];
+			const struct px_file_entry *fe = x->loc_file ? px_module_file(m, x->loc_file) : NULL;
+			if (fe && names_file(fe, file))
+				in[l] = x->loc_line >= first && x->loc_line <= last;
+		}
+	}
+	/* the outermost PTX loops inside the source loop (an unrolled loop and
+	 * its remainder loop are two) */
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		bool outer = in[l];
+		for (int32_t p = f->loops[l].parent; p >= 0 && outer; p = f->loops[p].parent)
+			outer = !in[p];
+		if (outer) {
+			sel[l] = true;
+			n++;
+		}
+	}
+	free(in);
+	return n;
+}
+
 static bool select_loops(struct sim *s, struct px_diags *diags, const char *path)
 {
 	const struct px_func *f = s->f;
 	s->nloops = f->nloops;
 	s->loop_sel = xcalloc(f->nloops + 1, sizeof *s->loop_sel);
 	const char *sel = s->opt->loop;
-	if (sel && strcmp(sel, "all") == 0) {
+	if (s->opt->loop_sel) {
+		memcpy(s->loop_sel, s->opt->loop_sel, f->nloops * sizeof *s->loop_sel);
+	} else if (sel && strcmp(sel, "all") == 0) {
 		for (uint32_t l = 0; l < f->nloops; l++)
 			s->loop_sel[l] = true;
 	} else if (sel) {
@@ -395,10 +435,14 @@ static void check_barrier(struct sim *s)
 	if (!same) {
 		struct sim_warp *a = &s->w[first], *b = &s->w[other];
 		uint32_t pa = a->stk[a->nstk - 1].pc - 1, pb = b->stk[b->nstk - 1].pc - 1;
-		(void)pb;
-		sim_violation(s, PX_V_DEADLOCK, pa, a->id * 32, b->id * 32,
-		              "warps wait at different barriers (barrier %u at line %u, barrier %u at line %u): "
-		              "none can go on", a->bar_id, s->ins[pa].in->line, b->bar_id, s->ins[pb].in->line);
+		char t0[48], t1[48], l0[160], l1[160];
+		struct px_simt_violation *v = sim_violation(
+			s, PX_V_DEADLOCK, pa, a->id * 32, b->id * 32,
+			"warps wait at different barriers: thread %s (warp %u) at barrier %u, %s; thread %s (warp %u) "
+			"at barrier %u, %s: none can go on", sim_thread(s, a->id * 32, t0), a->id, a->bar_id,
+			sim_where(s, pa, l0), sim_thread(s, b->id * 32, t1), b->id, b->bar_id, sim_where(s, pb, l1));
+		if (v)
+			v->other_line = s->ins[pb].in->line;
 		s->stop = true;
 		s->stop_reason = "deadlock";
 		return;
@@ -451,6 +495,7 @@ static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uin
 		else if (!in_loop(f, (uint32_t)l, tb))
 			take = it >= lim;
 	}
+	sim_guess(s, pc);
 	sim_note(s, pc, "branch condition depends on an unknown value: %s", l >= 0
 	         ? "the loop runs --iters iterations, then leaves" : "assumed not taken");
 	return taken | (take ? unk : 0);
@@ -502,6 +547,8 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	}
 	case PX_OP_RET: case PX_OP_EXIT: {
 		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
+		if (unk)
+			sim_guess(s, pc);
 		w->exited |= g;
 		top->pc = next;
 		settle(w);
@@ -509,6 +556,8 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	}
 	case PX_OP_BAR: case PX_OP_BARRIER: {
 		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
+		if (unk)
+			sim_guess(s, pc);
 		if (in->mods & PX_MOD_WARP) {
 			const struct sim_opnd *mo = si->nop ? &si->op[si->nop - 1] : NULL;
 			uint32_t mm = 0xffffffff;
@@ -519,8 +568,10 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			uint32_t live = w->exists & ~w->exited;
 			if (g && (mm & ~g & w->exists)) {
 				uint32_t l = (uint32_t)__builtin_ctz(mm & ~g & w->exists);
+				char t0[48];
 				sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(g), w->id * 32 + l,
-				              "bar.warp.sync membermask 0x%08x names lane %u, which %s", mm, l,
+				              "bar.warp.sync membermask 0x%08x names thread %s (lane %u), which %s", mm,
+				              sim_thread(s, w->id * 32 + l, t0), l,
 				              (live >> l & 1) ? "does not execute it (another path of the warp)" : "has exited");
 			}
 			w->sync++;
@@ -535,9 +586,10 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			uint32_t missing = live & ~g;
 			uint32_t tin = g ? w->id * 32 + (uint32_t)__builtin_ctz(g) : w->id * 32;
 			uint32_t tout = missing ? w->id * 32 + (uint32_t)__builtin_ctz(missing) : tin;
+			char t0[48], t1[48];
 			sim_violation(s, PX_V_BARRIER_DIVERGENCE, pc, tin, tout,
-			              "barrier reached by thread %u but not by thread %u of the same warp "
-			              "(active lanes 0x%08x of 0x%08x)", tin, tout, g, live);
+			              "barrier reached by thread %s but not by thread %s of the same warp "
+			              "(active lanes 0x%08x of 0x%08x)", sim_thread(s, tin, t0), sim_thread(s, tout, t1), g, live);
 		}
 		if (!g)
 			break;
@@ -556,8 +608,10 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	}
 	default: {
 		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
-		if (unk)
+		if (unk) {
+			sim_guess(s, pc);
 			sim_note(s, pc, "guard predicate depends on an unknown value: the instruction is skipped there");
+		}
 		sim_exec(s, w, pc, g, &lat, &occ);
 		break;
 	}
@@ -845,18 +899,34 @@ bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt
                   struct px_simt_result *out, struct px_diags *diags)
 {
 	memset(out, 0, sizeof *out);
-	out->path = xstrdup(path);
 	size_t errors = diags->errors;
 	struct px_module *m = px_ptx_parse(path, text, len, diags);
-	out->module = m;
-	if (diags->errors > errors)
-		return false;
-	int32_t fi = find_kernel(m, opt->kernels);
-	if (fi < 0) {
+	int32_t fi = diags->errors > errors ? -2 : find_kernel(m, opt->kernels);
+	if (fi == -1)
 		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "no kernel named '%s' in this file",
 		            opt->kernels && opt->kernels[0] ? opt->kernels[0] : "(any)");
-		return false;
-	}
+	bool ok = fi >= 0 && px_simt_func(m, (uint32_t)fi, path, opt, out, diags);
+	if (!out->path)
+		out->path = xstrdup(path);
+	out->module = m;
+	return ok;
+}
+
+/* The instruction of f at PTX line, or NULL. */
+static const struct px_insn *insn_at_line(const struct px_func *f, uint32_t line)
+{
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (f->insns[i].line == line)
+			return &f->insns[i];
+	return NULL;
+}
+
+bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const struct px_simt_options *opt,
+                  struct px_simt_result *out, struct px_diags *diags)
+{
+	memset(out, 0, sizeof *out);
+	out->path = xstrdup(path);
+	size_t errors = diags->errors;
 	struct px_launch launch = {{0}, {0}, opt->params, opt->nparams};
 	memcpy(launch.block, opt->block, sizeof launch.block);
 	memcpy(launch.grid, opt->grid, sizeof launch.grid);
@@ -930,8 +1000,10 @@ bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt
 		for (uint32_t i = 0; i < s.nwarps; i++)
 			if (s.w[i].state == W_BARRIER) {
 				uint32_t pc = s.w[i].stk[s.w[i].nstk - 1].pc - 1;
+				char t0[48];
 				sim_violation(&s, PX_V_DEADLOCK, pc, i * 32, i * 32,
-				              "warp %u waits at this barrier forever: the other warps have exited", i);
+				              "warp %u (thread %s) waits at this barrier forever: the other warps have "
+				              "exited", i, sim_thread(&s, i * 32, t0));
 				break;
 			}
 	}
@@ -960,6 +1032,11 @@ bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt
 		r->issued_per_iteration = hdr ? (double)s.loop_issued[l] / (double)hdr : 0;
 		r->simt_efficiency = s.loop_issued[l] ? (double)s.loop_lanes[l] / (32.0 * (double)s.loop_issued[l]) : 0;
 	}
+	for (uint32_t i = 0; i < out->nviol; i++) {
+		const struct px_insn *o = out->viol[i].other_line ? insn_at_line(f, out->viol[i].other_line) : NULL;
+		out->viol[i].other_loc_line = o ? o->loc_line : 0;
+	}
+	out->budget_out = s.stop_reason && strcmp(s.stop_reason, "budget") == 0;
 	if (out->nviol > 1)
 		qsort(out->viol, out->nviol, sizeof *out->viol, cmp_viol);
 	free_sim(&s);
@@ -1067,6 +1144,13 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 		for (uint32_t t = 0; t < v->nthreads; t++)
 			px_json_uint(&j, v->threads[t]);
 		px_json_end_array(&j);
+		px_json_key(&j, "other_line");
+		if (v->other_line)
+			px_json_uint(&j, v->other_line);
+		else
+			px_json_null(&j);
+		px_json_key(&j, "guessed");
+		px_json_bool(&j, v->guessed);
 		px_json_end_object(&j);
 	}
 	px_json_end_array(&j);
@@ -1090,6 +1174,8 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 		px_buf_puts(out, ")");
 		if (v->source_file)
 			px_buf_printf(out, " at %s:%u", v->source_file, v->loc_line);
+		if (v->guessed)
+			px_buf_puts(out, " (after the unknown-value policy decided a branch, guard or store: not a proof)");
 		px_buf_puts(out, "\n");
 	}
 	px_buf_printf(out, "kernel %s: %s, block %ux%ux%u, %llu cycles, %llu warp-instructions%s\n", r->kernel,

@@ -53,6 +53,8 @@ struct px_simt_options {
 	const struct px_param_value *params;
 	uint32_t nparams;
 	const char *loop;             /* NULL (default choice), "all", or a line number */
+	const bool *loop_sel;         /* when set (f->nloops entries): the loops to time, chosen by
+	                               * the caller (hot annotations); overrides loop */
 	uint32_t iters;               /* iterations assumed where a loop depends on unknown values */
 	uint64_t budget;              /* warp-instructions at most (0 = 50 million) */
 	uint32_t dynamic_shared;      /* bytes of dynamic shared memory (0 = 48 KiB less static when used) */
@@ -77,6 +79,11 @@ struct px_simt_violation {
 	char *message;                /* owned */
 	uint32_t threads[2];          /* linear thread ids; threads[1] == threads[0] when one */
 	uint32_t nthreads;            /* 1 or 2 */
+	uint32_t other_line;          /* the other thread's instruction (the earlier access of a
+	                               * race, the other barrier of a deadlock); 0 = none */
+	uint32_t other_loc_line;      /* its .loc source line, 0 = none */
+	bool guessed;                 /* found after the unknown-value policy decided something
+	                               * (a branch, a guard, a skipped store): not a proof */
 };
 
 struct px_simt_result {
@@ -90,11 +97,26 @@ struct px_simt_result {
 	char **notes; uint32_t nnotes, capnotes;   /* unknown values met, policies applied */
 	uint64_t warp_insns, cycles;
 	bool completed;               /* every warp reached its exit */
+	bool budget_out;              /* stopped at opt->budget */
+	uint32_t guess_line;          /* PTX line of the first unknown-value policy decision, 0 none */
 	struct px_module *module;     /* kept for source names; freed with the result */
 };
 
 bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt_options *opt,
                   struct px_simt_result *out, struct px_diags *diags);
+/* The same on function fi (an entry with a body) of m, a module px_ptx_parse
+ * made (possibly holding other simulated kernels: each call runs the pass
+ * pipeline on fi again, with opt's launch). out borrows m (out->module stays
+ * NULL): free out with px_simt_result_free before deleting m. This is what
+ * `ptxray lint` calls for each kernel, on one parse of the file. */
+bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const struct px_simt_options *opt,
+                  struct px_simt_result *out, struct px_diags *diags);
+/* The loops of function f whose header instructions carry a .loc line in
+ * [first, last] of the source file named file (its last path component is
+ * compared): `// ptxray: hot` loops found through .loc. Fills sel[l] for
+ * each (f->nloops entries); returns how many. */
+uint32_t px_simt_loops_in_lines(const struct px_module *m, const struct px_func *f, const char *file,
+                                uint32_t first, uint32_t last, bool *sel);
 void px_simt_result_free(struct px_simt_result *r);
 struct px_buf;
 void px_simt_json(struct px_buf *out, const struct px_simt_result *r);

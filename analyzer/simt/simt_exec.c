@@ -34,12 +34,12 @@ void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...)
 	free(msg);
 }
 
-void sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
-                   const char *fmt, ...)
+struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
+                                        const char *fmt, ...)
 {
 	bool *seen = &s->viol_seen[(size_t)pc * PX_V_COUNT + kind];
 	if (*seen)
-		return;
+		return NULL;
 	*seen = true;
 	const struct px_insn *in = s->ins[pc].in;
 	struct px_simt_violation *v = PX_VEC_PUSH(s->res->viol, s->res->nviol, s->res->capviol);
@@ -58,6 +58,40 @@ void sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint3
 	v->threads[0] = t0;
 	v->threads[1] = t1;
 	v->nthreads = t0 == t1 ? 1 : 2;
+	v->guessed = s->res->guess_line != 0;
+	return v;
+}
+
+void sim_guess(struct sim *s, uint32_t pc)
+{
+	if (!s->res->guess_line)
+		s->res->guess_line = s->ins[pc].in->line;
+}
+
+const char *sim_thread(const struct sim *s, uint32_t t, char buf[48])
+{
+	uint32_t bx = s->block[0] ? s->block[0] : 1, by = s->block[1] ? s->block[1] : 1;
+	snprintf(buf, 48, "(%u,%u,%u)", t % bx, (t / bx) % by, t / (bx * by));
+	return buf;
+}
+
+const char *sim_where(const struct sim *s, uint32_t pc, char buf[160])
+{
+	const struct px_insn *in = s->ins[pc].in;
+	const struct px_file_entry *fe = in->loc_file && in->loc_line ? px_module_file(s->m, in->loc_file) : NULL;
+	if (!fe) {
+		snprintf(buf, 160, "line %u", in->line);
+		return buf;
+	}
+	const char *name = fe->name.p;
+	size_t n = fe->name.n;
+	for (size_t i = 0; i < fe->name.n; i++)
+		if (fe->name.p[i] == '/') {
+			name = fe->name.p + i + 1;
+			n = fe->name.n - i - 1;
+		}
+	snprintf(buf, 160, "line %u (%.*s:%u)", in->line, (int)(n > 100 ? 100 : n), name, in->loc_line);
+	return buf;
 }
 
 /* ---- sparse word memory (open addressing, keys != 0) ---- */
@@ -815,10 +849,12 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
                           uint64_t off, unsigned n, bool write, bool atomic, uint64_t *v, bool *unk)
 {
 	uint32_t t = w->id * 32 + lane;
+	char t0[48], t1[48], l0[160], l1[160];
+	const char *op = atomic ? "updates" : write ? "writes" : "reads";
 	if (off + n > s->sh_limit) {
 		sim_violation(s, PX_V_SHARED_OOB, pc, t, t,
-		              "thread %u %s %u bytes of shared memory at offset %llu, outside the %llu bytes "
-		              "the kernel declares", t, write ? "writes" : "reads", n,
+		              "thread %s %s %u bytes of shared memory at byte offset %llu, past the %llu bytes "
+		              "the kernel declares", sim_thread(s, t, t0), op, n,
 		              (unsigned long long)off, (unsigned long long)s->sh_limit);
 		*unk = true;
 		return false;
@@ -828,35 +864,45 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		struct sim_sword *sw = &s->sh[wd];
 		bool same_warp_w = sw->wtid >= 0 && (uint32_t)sw->wtid / 32 == w->id;
 		bool ordered_w = same_warp_w && sw->wsync != w->sync;
+		struct px_simt_violation *v = NULL;
 		if (sw->wtid >= 0 && (uint32_t)sw->wtid != t && sw->wepoch == s->epoch && !ordered_w &&
-		    !(atomic && sw->watomic))
-			sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->wtid, t,
-			              "threads %d and %u access shared word %llu (byte offset %llu) between the same "
-			              "barriers, and thread %d writes it (line %u)%s", sw->wtid, t,
-			              (unsigned long long)wd, (unsigned long long)wd * 4, sw->wtid, sw->wline,
-			              same_warp_w ? "; same warp: needs __syncwarp() under independent thread scheduling" : "");
+		    !(atomic && sw->watomic)) {
+			v = sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->wtid, t,
+			              "thread %s %s shared byte offset %llu at %s; thread %s %s it at %s, "
+			              "no barrier between%s", sim_thread(s, (uint32_t)sw->wtid, t0),
+			              sw->watomic ? "updates" : "writes", (unsigned long long)wd * 4,
+			              sim_where(s, sw->wpc, l0), sim_thread(s, t, t1), op, sim_where(s, pc, l1),
+			              same_warp_w ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
+			if (v)
+				v->other_line = s->ins[sw->wpc].in->line;
+		}
 		if (write && sw->rtid >= 0 && (uint32_t)sw->rtid != t && sw->repoch == s->epoch &&
-		    !((uint32_t)sw->rtid / 32 == w->id && sw->rsync != w->sync))
-			sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->rtid, t,
-			              "thread %u writes shared word %llu (byte offset %llu) that thread %d read (line %u) "
-			              "since the last barrier", t, (unsigned long long)wd,
-			              (unsigned long long)wd * 4, sw->rtid, sw->rline);
+		    !((uint32_t)sw->rtid / 32 == w->id && sw->rsync != w->sync)) {
+			v = sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->rtid, t,
+			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
+			              "no barrier between%s", sim_thread(s, (uint32_t)sw->rtid, t0),
+			              (unsigned long long)wd * 4, sim_where(s, sw->rpc, l0), sim_thread(s, t, t1), op,
+			              sim_where(s, pc, l1), (uint32_t)sw->rtid / 32 == w->id
+			              ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
+			if (v)
+				v->other_line = s->ins[sw->rpc].in->line;
+		}
 		if (!write || atomic) {
 			if (!sw->written)
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
-				              "thread %u reads shared byte offset %llu, which no thread has written",
-				              t, (unsigned long long)wd * 4);
+				              "thread %s reads shared byte offset %llu, which no thread has written",
+				              sim_thread(s, t, t0), (unsigned long long)wd * 4);
 			sw->rtid = (int32_t)t;
 			sw->repoch = s->epoch;
 			sw->rsync = w->sync;
-			sw->rline = s->ins[pc].in->line;
+			sw->rpc = pc;
 		}
 		if (write) {
 			sw->written = true;
 			sw->wtid = (int32_t)t;
 			sw->wepoch = s->epoch;
 			sw->wsync = w->sync;
-			sw->wline = s->ins[pc].in->line;
+			sw->wpc = pc;
 			sw->watomic = atomic;
 			sw->rtid = -1;
 		}
@@ -974,6 +1020,8 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		addrs[l] = (int64_t)a;
 		known_mask |= 1u << l;
 	}
+	if (known_mask != mask && (is_st || is_atom))
+		sim_guess(s, pc);   /* a skipped store: memory is no longer what the kernel wrote */
 	if (known_mask != mask)
 		sim_note(s, pc, "address depends on an unknown value (memory contents or a parameter without "
 		         "--param): the access is skipped for those lanes, its results are unknown");
@@ -1107,19 +1155,25 @@ static uint32_t member_mask(struct sim *s, struct sim_warp *w, const struct sim_
 	if (unk)
 		return mask;
 	uint32_t live = w->exists & ~w->exited;
+	char t0[48], t1[48];
+	uint32_t first = w->id * 32 + (mask ? (uint32_t)__builtin_ctz(mask) : 0);
 	if (mask & ~mm) {
 		uint32_t l = (uint32_t)__builtin_ctz(mask & ~mm);
 		sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + l, w->id * 32 + l,
-		              "lane %u executes this instruction but its membermask 0x%08x does not include it", l, mm);
+		              "thread %s (lane %u) executes this instruction but the membermask 0x%08x does not "
+		              "include it", sim_thread(s, w->id * 32 + l, t0), l, mm);
 	} else if (mm & ~live & w->exists) {
 		uint32_t l = (uint32_t)__builtin_ctz(mm & ~live & w->exists);
-		sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(mask), w->id * 32 + l,
-		              "membermask 0x%08x names lane %u, which has exited (executing lanes 0x%08x)", mm, l, mask);
+		sim_violation(s, PX_V_SHUFFLE_MASK, pc, first, w->id * 32 + l,
+		              "membermask 0x%08x names thread %s (lane %u), which has exited; thread %s executes "
+		              "it (executing lanes 0x%08x)", mm, sim_thread(s, w->id * 32 + l, t1), l,
+		              sim_thread(s, first, t0), mask);
 	} else if (mm & ~mask & w->exists) {
 		uint32_t l = (uint32_t)__builtin_ctz(mm & ~mask & w->exists);
-		sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(mask), w->id * 32 + l,
-		              "membermask 0x%08x names lane %u, which does not execute this instruction "
-		              "(executing lanes 0x%08x)", mm, l, mask);
+		sim_violation(s, PX_V_SHUFFLE_MASK, pc, first, w->id * 32 + l,
+		              "membermask 0x%08x names thread %s (lane %u), which does not execute this instruction; "
+		              "thread %s does (executing lanes 0x%08x)", mm, sim_thread(s, w->id * 32 + l, t1), l,
+		              sim_thread(s, first, t0), mask);
 	}
 	w->sync++;
 	return mm;

@@ -57,9 +57,9 @@ struct sim_sword {
 	uint8_t known;     /* byte mask */
 	bool written;
 	int32_t wtid;      /* last writer thread, -1 none */
-	uint32_t wepoch, wsync, wline;
+	uint32_t wepoch, wsync, wpc;     /* wpc: the writing instruction */
 	int32_t rtid;      /* last reader (other than the writer), -1 none */
-	uint32_t repoch, rsync, rline;
+	uint32_t repoch, rsync, rpc;
 	bool watomic;
 };
 
@@ -140,8 +140,18 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
                    uint32_t *unknown);
 void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...) PX_PRINTF(3, 4);
-void sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
-                   const char *fmt, ...) PX_PRINTF(6, 7);
+/* Records a violation at pc (once per kind and instruction: NULL when
+ * already recorded). Threads are linear ids (sim_thread names them). */
+struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
+                                        const char *fmt, ...) PX_PRINTF(6, 7);
+/* The unknown-value policy decided something at pc (a branch or guard on an
+ * unknown value, a store to an unknown address): later findings are marked
+ * guessed. */
+void sim_guess(struct sim *s, uint32_t pc);
+/* "(x,y,z)" of linear thread t in the block. */
+const char *sim_thread(const struct sim *s, uint32_t t, char buf[48]);
+/* "line N" or "line N (file.cu:L)" of instruction pc. */
+const char *sim_where(const struct sim *s, uint32_t pc, char buf[160]);
 void sim_mem_free(struct sim_mem *m);
 bool sim_mem_has(struct sim_mem *m, uint64_t key, bool insert);
 
