@@ -82,10 +82,12 @@ LIB_SOURCES = [
     'occupancy/occupancy.c',
     'rules/check_code.c',
     'rules/check_kernel.c',
+    'rules/check_simt.c',
     'rules/config.c',
     'rules/lint.c',
     'rules/lint_compat.c',
     'rules/lint_cuda.c',
+    'rules/lint_simt.c',
     'rules/output.c',
     'rules/registry.c',
 ]

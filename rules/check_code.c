@@ -16,43 +16,51 @@ static const struct px_results *res(const struct px_rule_ctx *c)
 	return c->k->res;
 }
 
-static void events(struct px_rule_ctx *c, const struct px_rule *r, enum px_event_kind kind,
-                   const char *what)
+/* The static finding, with the simulation's proof when it reproduced the
+ * violation at that line; then the simulated ones the static analysis did
+ * not report. */
+static void proved_events(struct px_rule_ctx *c, const struct px_rule *r, enum px_event_kind kind,
+                          const char *sim_kind, const char *what)
 {
 	const struct px_results *s = res(c);
-	if (!c->first || !s)
+	if (!c->first)
 		return;
-	for (uint32_t i = 0; i < s->nev; i++) {
+	uint32_t *lines = xcalloc(s ? s->nev + 1 : 1, sizeof *lines), n = 0;
+	for (uint32_t i = 0; s && i < s->nev; i++) {
 		const struct px_event_rec *e = &s->ev[i];
 		if (e->kind != kind)
 			continue;
-		if (e->detail)
-			px_rule_report(c, r, e->line, e->col, "%s: %s", what, e->detail);
+		const char *proof = px_check_sim_proof(c, sim_kind, e->line);
+		char *msg = kind == PX_EV_SHUFFLE_MASK
+			? xasprintf("%s.sync: %s", px_opcode_name(e->op), e->detail ? e->detail : "")
+			: e->detail ? xasprintf("%s: %s", what, e->detail) : xstrdup(what);
+		if (proof)
+			px_rule_report(c, r, e->line, e->col, "%s; simulated: %s", msg, proof);
 		else
-			px_rule_report(c, r, e->line, e->col, "%s", what);
+			px_rule_report(c, r, e->line, e->col, "%s", msg);
+		free(msg);
+		lines[n++] = e->line;
 	}
-}
-
-void px_check_divergent_barrier(struct px_rule_ctx *c, const struct px_rule *r)
-{
-	events(c, r, PX_EV_DIVERGENT_BARRIER, "barrier under a divergent condition");
+	px_check_sim_rest(c, r, sim_kind, lines, n);
+	free(lines);
 }
 
 void px_check_warp_sync(struct px_rule_ctx *c, const struct px_rule *r)
 {
-	events(c, r, PX_EV_WARP_EXCHANGE, "lanes exchange data through shared memory without a warp sync");
+	proved_events(c, r, PX_EV_WARP_EXCHANGE, "warp-sync-missing",
+	              "lanes exchange data through shared memory without a warp sync");
 }
+
+void px_check_divergent_barrier(struct px_rule_ctx *c, const struct px_rule *r)
+{
+	proved_events(c, r, PX_EV_DIVERGENT_BARRIER, "barrier-divergence", "barrier under a divergent condition");
+}
+
+
 
 void px_check_shuffle_mask(struct px_rule_ctx *c, const struct px_rule *r)
 {
-	const struct px_results *s = res(c);
-	if (!c->first || !s)
-		return;
-	for (uint32_t i = 0; i < s->nev; i++) {
-		const struct px_event_rec *e = &s->ev[i];
-		if (e->kind == PX_EV_SHUFFLE_MASK)
-			px_rule_report(c, r, e->line, e->col, "%s.sync: %s", px_opcode_name(e->op), e->detail);
-	}
+	proved_events(c, r, PX_EV_SHUFFLE_MASK, "shuffle-mask", NULL);
 }
 
 void px_check_legacy_warp(struct px_rule_ctx *c, const struct px_rule *r)

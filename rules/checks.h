@@ -21,11 +21,21 @@ void px_check_shuffle_mask(struct px_rule_ctx *c, const struct px_rule *r);
 void px_check_int_div(struct px_rule_ctx *c, const struct px_rule *r);
 void px_check_uncoalesced(struct px_rule_ctx *c, const struct px_rule *r);
 void px_check_warp_sync(struct px_rule_ctx *c, const struct px_rule *r);
+/* deadlock, shared-out-of-bounds, shared-race, uninitialized-shared: the
+ * simulation's violations of the rule's id (check_simt.c) */
+void px_check_simulated(struct px_rule_ctx *c, const struct px_rule *r);
+/* The simulator's message for a violation of kind (a px_simt_kind_name) it
+ * found on concrete values at PTX line, or NULL. */
+const char *px_check_sim_proof(const struct px_rule_ctx *c, const char *kind, uint32_t line);
+/* Reports the simulated violations of kind at lines not in lines[]. */
+void px_check_sim_rest(struct px_rule_ctx *c, const struct px_rule *r, const char *kind,
+                       const uint32_t *lines, uint32_t nlines);
 
 /* The kernel's name for messages: demangled without parameters. */
 const char *px_rule_kernel_name(const struct px_kernel_report *k, char *buf, size_t n);
 
-/* ---- lint internals (lint.c, lint_cuda.c, lint_compat.c) ---- */
+/* ---- lint internals (lint.c, lint_cuda.c, lint_compat.c, lint_simt.c) ---- */
+struct px_lint_launch;
 /* Adds a finding (message owned from now on; column from the text when 0). */
 void px_lint_add_finding(struct px_lint_result *out, const char *rule, enum px_severity sev,
                          const char *file, uint32_t line, uint32_t column, const char *kernel,
@@ -49,7 +59,27 @@ void px_lint_ptx_rules(const char *path, const struct px_file_report *rep, const
                        const struct px_config *cfg, const struct px_effective *eff,
                        const struct px_lint_options *opt, const char *const *archs, uint32_t narchs,
                        const char *text, size_t len, const struct px_suppressions *supp,
+                       const struct px_lint_launch *launches, size_t nlaunches,
                        struct px_lint_result *mine, struct px_diags *diags);
+/* The SIMT verifier's runs for the kernels of rep (lint_simt.c): NULL when
+ * no verifier rule is on; notes (budget, unknown values) go to diags. */
+struct px_lint_sims;
+/* A launch block the CUDA front end knows for a kernel (by its name without
+ * namespace or template arguments); from: "annotation" or "launch site". */
+struct px_lint_launch {
+	const char *kernel;
+	uint32_t block[3];
+	const char *from;
+};
+struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_report *rep,
+                                      const struct px_report_options *ropt, const struct px_config *cfg,
+                                      const struct px_effective *eff, const struct px_lint_options *opt,
+                                      const char *const *archs, uint32_t narchs, const char *text,
+                                      size_t len, const struct px_lint_launch *launches, size_t nlaunches,
+                                      struct px_diags *diags);
+void px_lint_sims_free(struct px_lint_sims *s);
+/* The run of kernel index k of the report, or NULL. */
+const struct px_simt_result *px_lint_sim_for(const struct px_lint_sims *s, size_t k);
 /* arch-feature-unavailable and ptx-isa-too-old from the compat engine on
  * the file's text for the targets (lint_compat.c). */
 void px_lint_compat(const char *path, const char *text, size_t len, const struct px_file_report *rep,

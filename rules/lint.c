@@ -392,15 +392,18 @@ void px_lint_ptx_rules(const char *path, const struct px_file_report *rep, const
                        const struct px_config *cfg, const struct px_effective *eff,
                        const struct px_lint_options *opt, const char *const *archs, uint32_t narchs,
                        const char *text, size_t len, const struct px_suppressions *supp,
+                       const struct px_lint_launch *launches, size_t nlaunches,
                        struct px_lint_result *mine, struct px_diags *diags)
 {
 	size_t nr;
 	const struct px_rule *rules = px_rules(&nr);
+	struct px_lint_sims *sims = px_lint_simulate(path, rep, ropt, cfg, eff, opt, archs, narchs, text, len, launches,
+	                                             nlaunches, diags);
 	for (size_t ki = 0; ki < rep->nkernels; ki++) {
 		for (uint32_t a = 0; a < (narchs ? narchs : 1); a++) {
 			struct px_rule_ctx c = {.opt = opt, .eff = eff, .file = rep, .k = &rep->kernels[ki],
 			                        .text = text, .len = len, .out = mine, .first = a == 0,
-			                        .optin = cfg->optin, .supp = supp};
+			                        .optin = cfg->optin, .supp = supp, .sim = px_lint_sim_for(sims, ki)};
 			c.arch = narchs && opt->archset ? px_archset_find(opt->archset, archs[a]) : NULL;
 			if (narchs && !c.arch && a == 0 && ki == 0)
 				px_diag_add(diags, PX_WARNING, path, 0, 0, NULL,
@@ -411,6 +414,7 @@ void px_lint_ptx_rules(const char *path, const struct px_file_report *rep, const
 					rules[r].check(&c, &rules[r]);
 		}
 	}
+	px_lint_sims_free(sims);
 }
 
 bool px_lint_file(const char *path, const struct px_config *cfg, const struct px_lint_options *opt,
@@ -476,7 +480,7 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 		archs = one;
 		narchs = 1;
 	}
-	px_lint_ptx_rules(path, &rep, &ropt, cfg, &eff, opt, archs, narchs, mtext, mlen, &supp, &mine, diags);
+	px_lint_ptx_rules(path, &rep, &ropt, cfg, &eff, opt, archs, narchs, mtext, mlen, &supp, NULL, 0, &mine, diags);
 	/* the compatibility rules: the compat engine's verdicts on the targets */
 	px_lint_compat(path, mtext, mlen, &rep, archs, narchs, &eff, opt, &mine, diags);
 	px_lint_apply_suppressions(&mine, &supp, out);

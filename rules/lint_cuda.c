@@ -53,9 +53,33 @@ static bool same_source(const char *name, size_t n, const char *path)
 	return n >= bn && memcmp(name + n - bn, base, bn) == 0 && (n == bn || name[n - bn - 1] == '/');
 }
 
+/* The .file numbers of text that name path (files[num] set), from every
+ * `.file` directive wherever it is (nvcc 13 writes them at the end). */
+static void source_files(const char *text, size_t len, const char *path, uint8_t files[1024])
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *q = p;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		size_t rest = (size_t)(le - q);
+		if (rest > 6 && memcmp(q, ".file", 5) == 0 && (q[5] == ' ' || q[5] == '\t')) {
+			unsigned long num = strtoul(q + 5, NULL, 10);
+			const char *a = memchr(q, '"', rest);
+			const char *b = a ? memchr(a + 1, '"', (size_t)(le - a - 1)) : NULL;
+			if (b && num < 1024)
+				files[num] = same_source(a + 1, (size_t)(b - a - 1), path);
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
 /* For each line of the PTX text (1-based, nlines + 1 entries; caller
- * frees): the .cu line of the last `.loc` (of a `.file` naming path) before
- * it in the same function, 0 when none. */
+ * frees): the .cu line of the last `.loc` (of a `.file` naming path, or
+ * inlined at a line of it: `.loc 2 397 9, function_name ..., inlined_at 1 18 2`)
+ * before it in the same function, 0 when none. */
 static uint32_t *loc_map(const char *text, size_t len, const char *path, uint32_t *nlines)
 {
 	uint32_t n = 1;
@@ -63,6 +87,7 @@ static uint32_t *loc_map(const char *text, size_t len, const char *path, uint32_
 		n += text[i] == '\n';
 	uint32_t *map = xcalloc((size_t)n + 1, sizeof *map);
 	uint8_t files[1024] = {0};   /* .file numbers that name path */
+	source_files(text, len, path, files);
 	const char *p = text, *end = text + len;
 	uint32_t line = 0, cur = 0;
 	while (p < end) {
@@ -73,17 +98,17 @@ static uint32_t *loc_map(const char *text, size_t len, const char *path, uint32_
 		while (q < le && (*q == ' ' || *q == '\t'))
 			q++;
 		size_t rest = (size_t)(le - q);
-		if (rest > 6 && memcmp(q, ".file", 5) == 0 && (q[5] == ' ' || q[5] == '\t')) {
-			unsigned long num = strtoul(q + 5, NULL, 10);
-			const char *a = memchr(q, '"', rest);
-			const char *b = a ? memchr(a + 1, '"', (size_t)(le - a - 1)) : NULL;
-			if (b && num < sizeof files)
-				files[num] = same_source(a + 1, (size_t)(b - a - 1), path);
-		} else if (rest > 5 && memcmp(q, ".loc", 4) == 0 && (q[4] == ' ' || q[4] == '\t')) {
+		if (rest > 5 && memcmp(q, ".loc", 4) == 0 && (q[4] == ' ' || q[4] == '\t')) {
 			char *e;
 			unsigned long num = strtoul(q + 4, &e, 10);
 			unsigned long l = strtoul(e, NULL, 10);
 			cur = num < sizeof files && files[num] && l < UINT32_MAX ? (uint32_t)l : 0;
+			const char *in = cur ? NULL : memmem(q, rest, "inlined_at", 10);
+			if (in) {
+				num = strtoul(in + 10, &e, 10);
+				l = strtoul(e, NULL, 10);
+				cur = num < sizeof files && files[num] && l < UINT32_MAX ? (uint32_t)l : 0;
+			}
 		} else if ((rest > 6 && memcmp(q, ".entry", 6) == 0) || (rest > 5 && memcmp(q, ".func", 5) == 0) ||
 		           memmem(q, rest, ".entry ", 7) || memmem(q, rest, ".func ", 6)) {
 			cur = 0;
@@ -134,6 +159,43 @@ static bool have_rule_line(const struct px_lint_result *r, const char *rule, uin
 		if (r->items[i].line == line && !strcmp(r->items[i].rule, rule))
 			return true;
 	return false;
+}
+
+/* The launch block of each kernel of f the source fixes: its `// ptxray:
+ * launch` annotation, else its launch sites when every one has the same
+ * folded block (the verifier's simulation needs one; caller frees). */
+static struct px_lint_launch *source_launches(const struct px_cuda_file *f, size_t *n)
+{
+	struct px_lint_launch *l = xcalloc(f->nfuncs + 1, sizeof *l);
+	*n = 0;
+	for (uint32_t i = 0; i < f->nfuncs; i++) {
+		const struct px_cuda_func *fn = &f->funcs[i];
+		if (fn->kind != PX_CUDA_KERNEL)
+			continue;
+		if (fn->have_launch && fn->ann_block.known) {
+			l[*n] = (struct px_lint_launch){fn->name, {0}, "annotation"};
+			memcpy(l[(*n)++].block, fn->ann_block.v, sizeof fn->ann_block.v);
+			continue;
+		}
+		const struct px_cuda_dim3 *b = NULL;
+		bool agree = true;
+		for (uint32_t k = 0; k < f->nlaunches && agree; k++) {
+			const struct px_cuda_launch *x = &f->launches[k];
+			if (x->func != (int32_t)i)
+				continue;
+			agree = x->block.known && (!b || !memcmp(b->v, x->block.v, sizeof b->v));
+			b = &x->block;
+		}
+		if (b && agree) {
+			l[*n] = (struct px_lint_launch){fn->name, {0}, "launch site"};
+			memcpy(l[*n].block, b->v, sizeof b->v);
+			for (int d = 0; d < 3; d++)
+				if (!l[*n].block[d])
+					l[*n].block[d] = 1;
+			(*n)++;
+		}
+	}
+	return l;
 }
 
 /* Compiles path for each target, runs the PTX rules, maps their findings.
@@ -211,8 +273,11 @@ static bool bridge(const struct px_cuda_file *f, const char *path, const char *t
 		struct px_suppressions none = {0};
 		struct px_lint_result mine = {0};
 		const char *one[1] = {arch};
+		size_t nl_;
+		struct px_lint_launch *launches = source_launches(f, &nl_);
 		px_lint_ptx_rules(ptx, &rep, &ropt, cfg, eff, opt, one, 1, rep.module->text, rep.module->len, &none,
-		                  &mine, diags);
+		                  launches, nl_, &mine, diags);
+		free(launches);
 		/* arch-feature-unavailable, ptx-isa-too-old on the PTX nvcc wrote for arch */
 		px_lint_compat(ptx, rep.module->text, rep.module->len, &rep, one, 1, eff, opt, &mine, diags);
 		uint32_t nl;

@@ -51,13 +51,28 @@ static const struct px_rule rules[] = {
 	 "__global__ void __launch_bounds__(128) k(float *x, int n)\n"
 	 "{ if (threadIdx.x < n) x[threadIdx.x] = 0; }",
 	 px_check_block_size, false},
+	{"deadlock", PX_CAT_CORRECTNESS, PX_ERROR, true,
+	 "warps of a block waiting forever at barriers (simulated)",
+	 NULL, "budget", 1000000,
+	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
+	 "warps wait at different barriers: thread (0,0,0) (warp 0) at barrier 0, line 40; thread (32,0,0) (warp 1) at barrier 1, line 52: none can go on (simulated, block 64x1x1)",
+	 "Simulating one thread block, every warp that has not exited waits at a barrier, but not at the same one, or a warp waits at a barrier the rest of the block has exited without reaching."
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 "A block that deadlocks never finishes: the kernel hangs until the watchdog or the user kills it.",
+	 "Make every thread of the block reach the same barriers in the same order: move __syncthreads() out of conditional code and early returns.",
+	 "if (threadIdx.x < 32) return;\n__syncthreads();",
+	 "bool active = threadIdx.x >= 32;\n__syncthreads();\nif (!active) return;",
+	 px_check_simulated, false},
 	{"divergent-barrier", PX_CAT_CORRECTNESS, PX_ERROR, true,
 	 "__syncthreads() (bar.sync) that not every thread of the block reaches",
 	 NULL, NULL, 0, NULL,
 	 "barrier under a divergent condition: only 16 of the 32 threads of warp 0 reach it",
 	 "A block-wide barrier (bar.sync, barrier.sync, __syncthreads) sits under a branch whose "
 	 "condition differs between the threads of a block, as the uniformity analysis and the "
-	 "per-lane evaluation at the launch block show.",
+	 "per-lane evaluation at the launch block show. When the SIMT simulation (see shared-race "
+	 "for when it runs) reproduces it, the message adds the threads that reach the barrier and "
+	 "those that do not; a barrier the simulation finds reached by part of a warp where the "
+	 "static analysis could not decide is reported with the simulator's message.",
 	 "The CUDA Programming Guide makes __syncthreads() in conditional code undefined unless the "
 	 "condition is the same across the whole block: the kernel may hang or read stale shared "
 	 "memory.",
@@ -225,13 +240,39 @@ static const struct px_rule rules[] = {
 	 "cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);\n"
 	 "k<<<g, b, 64 * 1024>>>(x);",
 	 px_check_optin, .per_arch = true},
+	{"shared-out-of-bounds", PX_CAT_CORRECTNESS, PX_ERROR, true,
+	 "a shared-memory access outside the declared size (simulated)",
+	 NULL, "budget", 1000000,
+	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
+	 "thread (255,0,0) writes 4 bytes of shared memory at byte offset 1024, past the 1024 bytes the kernel declares (simulated, block 256x1x1)",
+	 "Simulating one thread block on concrete values, a thread loads or stores shared memory beyond the static shared variables plus the dynamic size (launch.dynamic_shared in the configuration, else 48 KiB less the static size when the kernel uses dynamic shared memory)."
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 "Out-of-bounds shared accesses read or overwrite other variables or other blocks' data, or fault (`misaligned or out-of-range shared or local address`).",
+	 "Size the array for every index the threads use (an off-by-one is the usual cause), or guard the access.",
+	 "__shared__ float s[256];\ns[threadIdx.x + 1] = x;  // 256 threads",
+	 "__shared__ float s[257];\ns[threadIdx.x + 1] = x;",
+	 px_check_simulated, false},
+	{"shared-race", PX_CAT_CORRECTNESS, PX_ERROR, true,
+	 "two threads access one shared word between barriers, one writing (simulated)",
+	 NULL, "budget", 1000000,
+	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
+	 "thread (1,0,0) writes shared byte offset 4 at line 201 (k.cu:28); thread (0,0,0) reads it at line 206 (k.cu:29), no barrier between (simulated, block 256x1x1)",
+	 "Simulating one thread block on concrete values, two threads access the same 4-byte shared word between the same two barriers and at least one writes (atomics with atomics excepted). Lanes of one warp count as ordered only across a warp synchronisation (__syncwarp(), a .sync collective): under independent thread scheduling (compute capability 7.0 and newer) nothing else orders them. The message names both threads and both lines."
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 "Without a barrier the read may see the old or the new value depending on scheduling: wrong results that change from run to run and GPU to GPU.",
+	 "Put __syncthreads() between the write and the other thread's read (__syncwarp() when both are in one warp), or give each thread its own word.",
+	 "s[threadIdx.x] = v;\nout[threadIdx.x] = s[(threadIdx.x + 1) % 256];",
+	 "s[threadIdx.x] = v;\n__syncthreads();\nout[threadIdx.x] = s[(threadIdx.x + 1) % 256];",
+	 px_check_simulated, false},
 	{"shuffle-mask", PX_CAT_CORRECTNESS, PX_ERROR, true,
 	 "a .sync membermask that does not match the lanes executing the instruction",
 	 NULL, NULL, 0, NULL,
 	 "membermask 0x0000ffff leaves out lane 16 of warp 0, which executes it",
 	 "A warp collective (shfl.sync, vote.sync, match.sync, redux.sync, bar.warp.sync) has a "
 	 "constant membermask that does not cover the lanes that execute it, or names lanes that "
-	 "never execute it, at the launch block.",
+	 "never execute it, at the launch block. The SIMT simulation (see shared-race for when it "
+	 "runs) proves the static findings it reproduces (the message adds the threads) and adds "
+	 "the ones only concrete values show, such as a full mask after some lanes returned early.",
 	 "The PTX ISA makes the result undefined when an executing thread is not in the mask, and "
 	 "the named threads that do not arrive make the others wait (a hang on sm_70 and later).",
 	 "Compute the mask from the condition: `unsigned m = __ballot_sync(0xffffffff, cond);` "
@@ -267,6 +308,18 @@ static const struct px_rule rules[] = {
 	 "y[threadIdx.x * 32] = x;",
 	 "y[threadIdx.x] = x;",
 	 px_check_uncoalesced, false},
+	{"uninitialized-shared", PX_CAT_CORRECTNESS, PX_WARNING, true,
+	 "a read of shared memory no thread has written (simulated)",
+	 NULL, "budget", 1000000,
+	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
+	 "thread (0,0,0) reads shared byte offset 0, which no thread has written (simulated, block 256x1x1)",
+	 "Simulating one thread block on concrete values, a thread reads a shared-memory word that no thread of the block has written before (shared memory starts with unspecified contents)."
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 "The value is whatever the previous block left there: results that depend on the launch history.",
+	 "Write every element the kernel reads (including halo and padding elements), or read only what was written.",
+	 "__shared__ float s[257];\ns[threadIdx.x + 1] = x;\n__syncthreads();\ny = s[threadIdx.x];",
+	 "__shared__ float s[257];\ns[threadIdx.x + 1] = x;\nif (threadIdx.x == 0) s[0] = 0;\n__syncthreads();\ny = s[threadIdx.x];",
+	 px_check_simulated, false},
 	{"warp-sync-missing", PX_CAT_CORRECTNESS, PX_WARNING, true,
 	 "lanes exchange data through shared memory without __syncwarp()",
 	 NULL, NULL, 0, NULL,

@@ -21,6 +21,7 @@
 #include "report.h"
 
 struct px_ftable;
+struct px_simt_result;
 
 /* ---- the catalogue ---- */
 enum px_rule_category { PX_CAT_CORRECTNESS, PX_CAT_PERFORMANCE, PX_CAT_PORTABILITY, PX_CAT_STYLE };
@@ -202,6 +203,8 @@ struct px_rule_ctx {
 	const char *reg_from;            /* "ptxas" or "estimate" */
 	bool optin;                      /* the configuration says the kernel opts in */
 	const struct px_suppressions *supp;
+	/* the SIMT verifier's run of this kernel (lint_simt.c); NULL when not simulated */
+	const struct px_simt_result *sim;
 };
 /* Adds a finding for rule r at line (column found from the text when 0). */
 void px_rule_report(struct px_rule_ctx *c, const struct px_rule *r, uint32_t line, uint32_t column,

@@ -892,7 +892,9 @@ static int cmp_viol(const void *a, const void *b)
 		return x->line < y->line ? -1 : 1;
 	if (x->col != y->col)
 		return x->col < y->col ? -1 : 1;
-	return x->kind < y->kind ? -1 : x->kind > y->kind;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return (int)x->same_warp - (int)y->same_warp;
 }
 
 bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt_options *opt,
@@ -961,7 +963,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	}
 	sim_decode(&s);
 	s.noted = xcalloc(s.nins + 1, 1);
-	s.viol_seen = xcalloc((size_t)(s.nins + 1) * PX_V_COUNT, sizeof *s.viol_seen);
+	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;
 	s.w = xcalloc(s.nwarps, sizeof *s.w);
 	for (uint32_t i = 0; i < s.nwarps; i++) {
@@ -1149,6 +1151,8 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 			px_json_uint(&j, v->other_line);
 		else
 			px_json_null(&j);
+		px_json_key(&j, "same_warp");
+		px_json_bool(&j, v->same_warp);
 		px_json_key(&j, "guessed");
 		px_json_bool(&j, v->guessed);
 		px_json_end_object(&j);

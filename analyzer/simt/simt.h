@@ -82,6 +82,8 @@ struct px_simt_violation {
 	uint32_t other_line;          /* the other thread's instruction (the earlier access of a
 	                               * race, the other barrier of a deadlock); 0 = none */
 	uint32_t other_loc_line;      /* its .loc source line, 0 = none */
+	bool same_warp;               /* shared-race: both threads in one warp (ordered only by
+	                               * a warp synchronisation; lint: warp-sync-missing) */
 	bool guessed;                 /* found after the unknown-value policy decided something
 	                               * (a branch, a guard, a skipped store): not a proof */
 };

@@ -37,14 +37,15 @@ void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...)
 struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
                                         const char *fmt, ...)
 {
-	bool *seen = &s->viol_seen[(size_t)pc * PX_V_COUNT + kind];
+	bool *seen = &s->viol_seen[(size_t)pc * SIM_SEEN_SLOTS + kind];
 	if (*seen)
 		return NULL;
 	*seen = true;
 	const struct px_insn *in = s->ins[pc].in;
 	struct px_simt_violation *v = PX_VEC_PUSH(s->res->viol, s->res->nviol, s->res->capviol);
 	memset(v, 0, sizeof *v);
-	v->kind = (uint8_t)kind;
+	v->same_warp = kind == SIM_SAME_WARP_RACE;
+	v->kind = (uint8_t)(v->same_warp ? PX_V_SHARED_RACE : kind);
 	v->line = in->line;
 	v->col = in->col;
 	v->loc_line = in->loc_line;
@@ -80,7 +81,7 @@ const char *sim_where(const struct sim *s, uint32_t pc, char buf[160])
 	const struct px_insn *in = s->ins[pc].in;
 	const struct px_file_entry *fe = in->loc_file && in->loc_line ? px_module_file(s->m, in->loc_file) : NULL;
 	if (!fe) {
-		snprintf(buf, 160, "line %u", in->line);
+		snprintf(buf, 160, "PTX line %u", in->line);
 		return buf;
 	}
 	const char *name = fe->name.p;
@@ -90,7 +91,7 @@ const char *sim_where(const struct sim *s, uint32_t pc, char buf[160])
 			name = fe->name.p + i + 1;
 			n = fe->name.n - i - 1;
 		}
-	snprintf(buf, 160, "line %u (%.*s:%u)", in->line, (int)(n > 100 ? 100 : n), name, in->loc_line);
+	snprintf(buf, 160, "%.*s:%u (PTX line %u)", (int)(n > 100 ? 100 : n), name, in->loc_line, in->line);
 	return buf;
 }
 
@@ -867,7 +868,7 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		struct px_simt_violation *v = NULL;
 		if (sw->wtid >= 0 && (uint32_t)sw->wtid != t && sw->wepoch == s->epoch && !ordered_w &&
 		    !(atomic && sw->watomic)) {
-			v = sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->wtid, t,
+			v = sim_violation(s, same_warp_w ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc, (uint32_t)sw->wtid, t,
 			              "thread %s %s shared byte offset %llu at %s; thread %s %s it at %s, "
 			              "no barrier between%s", sim_thread(s, (uint32_t)sw->wtid, t0),
 			              sw->watomic ? "updates" : "writes", (unsigned long long)wd * 4,
@@ -878,7 +879,8 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		}
 		if (write && sw->rtid >= 0 && (uint32_t)sw->rtid != t && sw->repoch == s->epoch &&
 		    !((uint32_t)sw->rtid / 32 == w->id && sw->rsync != w->sync)) {
-			v = sim_violation(s, PX_V_SHARED_RACE, pc, (uint32_t)sw->rtid, t,
+			v = sim_violation(s, (uint32_t)sw->rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
+			                  (uint32_t)sw->rtid, t,
 			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
 			              "no barrier between%s", sim_thread(s, (uint32_t)sw->rtid, t0),
 			              (unsigned long long)wd * 4, sim_where(s, sw->rpc, l0), sim_thread(s, t, t1), op,

@@ -125,7 +125,7 @@ struct sim {
 	uint64_t *loop_cycles;
 	/* unknown-value notes, once per instruction */
 	uint8_t *noted;
-	bool *viol_seen;          /* per (kind, insn) */
+	bool *viol_seen;          /* per (slot, insn): SIM_SEEN_SLOTS per instruction */
 	bool stop;
 	const char *stop_reason;
 };
@@ -140,6 +140,11 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
                    uint32_t *unknown);
 void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...) PX_PRINTF(3, 4);
+/* Kinds of sim_violation beyond enum px_simt_kind: a shared-race between
+ * lanes of one warp (recorded as PX_V_SHARED_RACE with same_warp set, once
+ * per instruction apart from the races between warps). */
+#define SIM_SAME_WARP_RACE PX_V_COUNT
+#define SIM_SEEN_SLOTS (PX_V_COUNT + 1)
 /* Records a violation at pc (once per kind and instruction: NULL when
  * already recorded). Threads are linear ids (sim_thread names them). */
 struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t pc, uint32_t t0, uint32_t t1,
@@ -150,7 +155,7 @@ struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t p
 void sim_guess(struct sim *s, uint32_t pc);
 /* "(x,y,z)" of linear thread t in the block. */
 const char *sim_thread(const struct sim *s, uint32_t t, char buf[48]);
-/* "line N" or "line N (file.cu:L)" of instruction pc. */
+/* "PTX line N" or "file.cu:L (PTX line N)" of instruction pc. */
 const char *sim_where(const struct sim *s, uint32_t pc, char buf[160]);
 void sim_mem_free(struct sim_mem *m);
 bool sim_mem_has(struct sim_mem *m, uint64_t key, bool insert);
