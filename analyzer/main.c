@@ -95,14 +95,16 @@ const struct cmd px_commands[] = {
 	 "  ID                   one rule's documentation: message, description, why, fix, example\n"
 	 "  --man                the ptxray-rules(7) page, generated from the registry\n"},
 	{"simt", "cycle-level SIMT simulation of one block: loop timing and verifier checks", cmd_simt,
-	 "usage: ptxray simt FILE.ptx --kernel NAME [options]\n"
+	 "usage: ptxray simt FILE.ptx|FILE.cu --kernel NAME [options]\n"
 	 "  --kernel NAME        the kernel to simulate (mangled or demangled)\n"
-	 "  --block X[,Y[,Z]]    the block (default: .reqntid, .maxntid, else 256)\n"
+	 "  --block X[,Y[,Z]]    the block (default: .reqntid, the CUDA source's launch\n"
+	 "                       annotation or launch sites, .maxntid, else 256)\n"
 	 "  --grid X[,Y[,Z]]     the grid (%nctaid); the simulated block is block 0\n"
 	 "  --param NAME=VALUE   value of a kernel parameter, by name or index (repeatable)\n"
 	 "  --loop LINE|all      the loops to report: the one whose header is at LINE (PTX\n"
-	 "                       or .loc source line), or every loop (default: the four\n"
-	 "                       heaviest innermost loops)\n"
+	 "                       or .loc source line), or every loop (default: the loops\n"
+	 "                       annotated `// ptxray: hot` in the CUDA source, else the\n"
+	 "                       four heaviest innermost loops)\n"
 	 "  --iters N            iterations assumed where a loop depends on unknown values\n"
 	 "                       (default 64)\n"
 	 "  --budget N           stop after N warp-instructions (default 50000000)\n"
@@ -110,7 +112,10 @@ const struct cmd px_commands[] = {
 	 "  --arch sm_XX         timing table (default: the PTX .target; sm_90 where the\n"
 	 "                       table has no latency section)\n"
 	 "  --format text|json   output format (default text)\n"
-	 "  --arch-dir DIR       also load the arch tables in DIR (repeatable)\n"},
+	 "  --arch-dir DIR       also load the arch tables in DIR (repeatable)\n"
+	 "  --nvcc PATH          FILE.cu: the nvcc that compiles it to PTX (default:\n"
+	 "                       $CUDA_HOME/bin/nvcc, else nvcc on PATH)\n"
+	 "  -p BUILD_DIR         FILE.cu: folder of compile_commands.json (-I, -D, -std, -arch)\n"},
 };
 const size_t px_ncommands = PX_COUNTOF(px_commands);
 

@@ -161,38 +161,19 @@ static bool have_rule_line(const struct px_lint_result *r, const char *rule, uin
 	return false;
 }
 
-/* The launch block of each kernel of f the source fixes: its `// ptxray:
- * launch` annotation, else its launch sites when every one has the same
- * folded block (the verifier's simulation needs one; caller frees). */
+/* The launch block of each kernel of f the source fixes (the verifier's
+ * simulation needs one; caller frees). */
 static struct px_lint_launch *source_launches(const struct px_cuda_file *f, size_t *n)
 {
 	struct px_lint_launch *l = xcalloc(f->nfuncs + 1, sizeof *l);
 	*n = 0;
 	for (uint32_t i = 0; i < f->nfuncs; i++) {
-		const struct px_cuda_func *fn = &f->funcs[i];
-		if (fn->kind != PX_CUDA_KERNEL)
+		if (f->funcs[i].kind != PX_CUDA_KERNEL)
 			continue;
-		if (fn->have_launch && fn->ann_block.known) {
-			l[*n] = (struct px_lint_launch){fn->name, {0}, "annotation"};
-			memcpy(l[(*n)++].block, fn->ann_block.v, sizeof fn->ann_block.v);
-			continue;
-		}
-		const struct px_cuda_dim3 *b = NULL;
-		bool agree = true;
-		for (uint32_t k = 0; k < f->nlaunches && agree; k++) {
-			const struct px_cuda_launch *x = &f->launches[k];
-			if (x->func != (int32_t)i)
-				continue;
-			agree = x->block.known && (!b || !memcmp(b->v, x->block.v, sizeof b->v));
-			b = &x->block;
-		}
-		if (b && agree) {
-			l[*n] = (struct px_lint_launch){fn->name, {0}, "launch site"};
-			memcpy(l[*n].block, b->v, sizeof b->v);
-			for (int d = 0; d < 3; d++)
-				if (!l[*n].block[d])
-					l[*n].block[d] = 1;
-			(*n)++;
+		const char *from = px_cuda_kernel_block(f, i, l[*n].block);
+		if (from) {
+			l[*n].kernel = f->funcs[i].name;
+			l[(*n)++].from = from;
 		}
 	}
 	return l;

@@ -161,6 +161,8 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 	s->n = rep->nkernels;
 	s->res = xcalloc(s->n + 1, sizeof *s->res);
 	s->have = xcalloc(s->n + 1, sizeof *s->have);
+	struct px_buf skipped = {0};
+	uint32_t nskipped = 0;
 	for (size_t ki = 0; ki < rep->nkernels; ki++) {
 		const struct px_kernel_report *k = &rep->kernels[ki];
 		if (k->func_index >= m->nfuncs)
@@ -175,10 +177,10 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 		uint32_t block[3];
 		const char *why, *from = sim_block(k, f, launches, nlaunches, block, &why);
 		if (!from) {
-			px_diag_add(diags, PX_NOTE, path, k->line, 0, NULL,
-			            "kernel %s was not simulated (%s: give --block, `launch:` in .ptxray.yaml, "
-			            "__launch_bounds__ or a `// ptxray: launch` annotation): the verifier rules did not "
-			            "check it", kname, why);
+			/* one note per file for these: a file of such kernels is common */
+			if (nskipped < 3)
+				px_buf_printf(&skipped, "%s%s (%s)", nskipped ? ", " : "", kname, why);
+			nskipped++;
 			continue;
 		}
 		/* the --param values that name one of this kernel's parameters (lint
@@ -239,6 +241,14 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 		px_diags_free(&sd);
 		free(pv);
 	}
+	if (nskipped) {
+		px_diag_add(diags, PX_NOTE, path, 0, 0, NULL,
+		            "%u kernel%s not simulated, so the verifier rules did not check %s: %.*s%s (give --block, "
+		            "`launch:` in .ptxray.yaml, __launch_bounds__ or a `// ptxray: launch` annotation)",
+		            nskipped, nskipped == 1 ? " was" : "s were", nskipped == 1 ? "it" : "them", (int)skipped.n, skipped.p,
+		            nskipped > 3 ? " and others" : "");
+	}
+	px_buf_free(&skipped);
 	return s;
 }
 

@@ -55,9 +55,18 @@ static const struct px_rule rules[] = {
 	 "warps of a block waiting forever at barriers (simulated)",
 	 NULL, "budget", 1000000,
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
-	 "warps wait at different barriers: thread (0,0,0) (warp 0) at barrier 0, line 40; thread (32,0,0) (warp 1) at barrier 1, line 52: none can go on (simulated, block 64x1x1)",
+	 "warps wait at different barriers: thread (0,0,0) (warp 0) at barrier 1, k.cu:6 (PTX line 56); thread (32,0,0) (warp 1) at barrier 2, k.cu:8 (PTX line 63): none can go on (simulated, block 64x1x1)",
 	 "Simulating one thread block, every warp that has not exited waits at a barrier, but not at the same one, or a warp waits at a barrier the rest of the block has exited without reaching."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
+	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
+	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
+	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
+	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
+	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
+	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
+	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
+	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
+	 "(20 million warp-instructions per second).",
 	 "A block that deadlocks never finishes: the kernel hangs until the watchdog or the user kills it.",
 	 "Make every thread of the block reach the same barriers in the same order: move __syncthreads() out of conditional code and early returns.",
 	 "if (threadIdx.x < 32) return;\n__syncthreads();",
@@ -244,9 +253,18 @@ static const struct px_rule rules[] = {
 	 "a shared-memory access outside the declared size (simulated)",
 	 NULL, "budget", 1000000,
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
-	 "thread (255,0,0) writes 4 bytes of shared memory at byte offset 1024, past the 1024 bytes the kernel declares (simulated, block 256x1x1)",
+	 "thread (255,0,0) writes 4 bytes of shared memory at byte offset 1024, past the 1024 bytes the kernel declares (simulated, block 256x1x1; at k.cu:4)",
 	 "Simulating one thread block on concrete values, a thread loads or stores shared memory beyond the static shared variables plus the dynamic size (launch.dynamic_shared in the configuration, else 48 KiB less the static size when the kernel uses dynamic shared memory)."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
+	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
+	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
+	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
+	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
+	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
+	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
+	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
+	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
+	 "(20 million warp-instructions per second).",
 	 "Out-of-bounds shared accesses read or overwrite other variables or other blocks' data, or fault (`misaligned or out-of-range shared or local address`).",
 	 "Size the array for every index the threads use (an off-by-one is the usual cause), or guard the access.",
 	 "__shared__ float s[256];\ns[threadIdx.x + 1] = x;  // 256 threads",
@@ -256,13 +274,22 @@ static const struct px_rule rules[] = {
 	 "two threads access one shared word between barriers, one writing (simulated)",
 	 NULL, "budget", 1000000,
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
-	 "thread (1,0,0) writes shared byte offset 4 at line 201 (k.cu:28); thread (0,0,0) reads it at line 206 (k.cu:29), no barrier between (simulated, block 256x1x1)",
-	 "Simulating one thread block on concrete values, two threads access the same 4-byte shared word between the same two barriers and at least one writes (atomics with atomics excepted). Lanes of one warp count as ordered only across a warp synchronisation (__syncwarp(), a .sync collective): under independent thread scheduling (compute capability 7.0 and newer) nothing else orders them. The message names both threads and both lines."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 "thread (32,0,0) writes shared byte offset 128 at k.cu:4 (PTX line 44); thread (0,0,0) reads it at k.cu:5 (PTX line 49), no barrier between (simulated, block 128x1x1)",
+	 "Simulating one thread block on concrete values, two threads of different warps access the same 4-byte shared word between the same two barriers and at least one writes (atomics with atomics excepted). The message names both threads and both lines with their source location. The same race between lanes of one warp is warp-sync-missing."
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
+	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
+	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
+	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
+	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
+	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
+	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
+	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
+	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
+	 "(20 million warp-instructions per second).",
 	 "Without a barrier the read may see the old or the new value depending on scheduling: wrong results that change from run to run and GPU to GPU.",
 	 "Put __syncthreads() between the write and the other thread's read (__syncwarp() when both are in one warp), or give each thread its own word.",
-	 "s[threadIdx.x] = v;\nout[threadIdx.x] = s[(threadIdx.x + 1) % 256];",
-	 "s[threadIdx.x] = v;\n__syncthreads();\nout[threadIdx.x] = s[(threadIdx.x + 1) % 256];",
+	 "s[threadIdx.x] = v;\nout[threadIdx.x] = s[(threadIdx.x + 32) % 256];",
+	 "s[threadIdx.x] = v;\n__syncthreads();\nout[threadIdx.x] = s[(threadIdx.x + 32) % 256];",
 	 px_check_simulated, false},
 	{"shuffle-mask", PX_CAT_CORRECTNESS, PX_ERROR, true,
 	 "a .sync membermask that does not match the lanes executing the instruction",
@@ -312,9 +339,18 @@ static const struct px_rule rules[] = {
 	 "a read of shared memory no thread has written (simulated)",
 	 NULL, "budget", 1000000,
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
-	 "thread (0,0,0) reads shared byte offset 0, which no thread has written (simulated, block 256x1x1)",
+	 "thread (0,0,0) reads shared byte offset 0, which no thread has written (simulated, block 256x1x1; at k.cu:6)",
 	 "Simulating one thread block on concrete values, a thread reads a shared-memory word that no thread of the block has written before (shared memory starts with unspecified contents)."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared memory or uses a barrier or a warp collective, at the launch block the other rules use (--block, the configuration, .reqntid, .maxntid, else 256 threads), with --param values; a parameter without a value is unknown, and violations found after the unknown-value policy decided a branch, guard or store are not reported: a note on standard error says from which line. The budget bounds the run (the largest budget of the enabled verifier rules); when it runs out a note says so. On by default: kernels without shared memory, barriers or collectives are not simulated, and the budget keeps the others to about a tenth of a second.",
+	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
+	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
+	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
+	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
+	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
+	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
+	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
+	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
+	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
+	 "(20 million warp-instructions per second).",
 	 "The value is whatever the previous block left there: results that depend on the launch history.",
 	 "Write every element the kernel reads (including halo and padding elements), or read only what was written.",
 	 "__shared__ float s[257];\ns[threadIdx.x + 1] = x;\n__syncthreads();\ny = s[threadIdx.x];",
@@ -328,7 +364,10 @@ static const struct px_rule rules[] = {
 	 "A shared-memory load reads a word another lane of the same warp stored earlier, with no "
 	 "barrier, __syncwarp() or warp collective in between (the legacy warp-synchronous "
 	 "reduction). Decided on PTX for loads and stores in one basic block whose addresses differ "
-	 "by a whole number of lanes; volatile accesses are left to the CUDA front end.",
+	 "by a whole number of lanes; volatile accesses are left to the CUDA front end. The SIMT "
+	 "simulation (see shared-race for when it runs) proves the static findings it reproduces "
+	 "(the message adds both threads and lines) and adds the races between lanes of one warp "
+	 "that only concrete values show.",
 	 "Since compute capability 7.0 the lanes of a warp are not guaranteed to run in lock step: "
 	 "the load may run before the other lane's store.",
 	 "Put __syncwarp() between the store and the load, or exchange the values with "

@@ -52,6 +52,7 @@ CHECKERS = [
     'tests/check_valgrind.py',
     'tests/check_rules.py',
     'tests/check_simt.py',
+    'tests/check_simt_lint.py',
 ]
 
 SUMMARY_RE = re.compile(r'(\d+) passed, (\d+) failed')

@@ -9,10 +9,101 @@
 
 /* ---- ptxray simt ---- */
 
+static bool is_cuda(const char *p)
+{
+	size_t n = strlen(p);
+	return (n > 3 && strcmp(p + n - 3, ".cu") == 0) || (n > 4 && strcmp(p + n - 4, ".cuh") == 0);
+}
+
+/* The name of --kernel without namespaces, template arguments or
+ * parameters ("ns::k<int>(float*)" -> "k"), for the CUDA front end. */
+static void base_name(const char *k, const char **b, size_t *n)
+{
+	size_t e = strcspn(k, "<(");
+	*b = k;
+	for (size_t i = 0; i + 1 < e; i++)
+		if (k[i] == ':' && k[i + 1] == ':')
+			*b = k + i + 2;
+	*n = (size_t)(k + e - *b);
+}
+
+/* `ptxray simt FILE.cu`: compiles file with nvcc through the bridge (cached)
+ * for target, and fills opt from the source: the `// ptxray: hot` loops of
+ * the kernel (or of the device functions it may inline) as source line
+ * ranges (hot: caller frees), the block from the kernel's launch
+ * annotation or launch sites when --block is not given. Returns the PTX
+ * path (xmalloc'd) or NULL with errors in diags. */
+static char *simt_cuda(const char *file, const char *nvcc_opt, const char *build_dir, const char *target,
+                       const char *kernel, struct px_simt_options *opt, uint32_t (**hot)[2],
+                       struct px_diags *diags)
+{
+	size_t len = 0;
+	char *err = NULL;
+	char *text = px_read_file(file, &len, &err);
+	if (!text) {
+		px_diag_add(diags, PX_ERROR, file, 0, 0, NULL, "cannot read: %s", err);
+		free(err);
+		return NULL;
+	}
+	char *nvcc = px_cuda_find_nvcc(nvcc_opt);
+	if (!nvcc) {
+		px_diag_add(diags, PX_ERROR, file, 0, 0, NULL,
+		            "simulating CUDA source needs nvcc (--nvcc, $CUDA_HOME/bin or PATH): none found; "
+		            "give the PTX (nvcc -ptx -lineinfo) instead");
+		free(text);
+		return NULL;
+	}
+	char *ptx = NULL;
+	struct px_cuda_options copt = {0};
+	struct px_diags pd = {0};
+	struct px_cuda_file *f = px_cuda_parse(file, text, len, &copt, &pd);
+	for (size_t i = 0; i < pd.n; i++)   /* bad annotations and unparsed regions: warnings */
+		px_diag_add(diags, pd.items[i].severity == PX_ERROR ? PX_ERROR : PX_WARNING, pd.items[i].file,
+		            pd.items[i].line, pd.items[i].column, pd.items[i].rule, "%s", pd.items[i].message);
+	px_diags_free(&pd);
+	struct px_cuda_flags fl = {0};
+	struct px_cuda_nvcc nb = {.nvcc = nvcc, .build_dir = build_dir, .cache_dir = px_cuda_cache_dir()};
+	if (f && (!build_dir || px_cuda_compile_db_flags(build_dir, file, &fl, diags))) {
+		bool cached = false;
+		ptx = px_cuda_compile(&nb, file, text, len, target ? target : fl.narchs ? fl.archs[0] : "sm_90", &fl,
+		                      &cached, diags);
+	}
+	if (ptx) {
+		const char *b = NULL;
+		size_t bn = 0;
+		if (kernel)
+			base_name(kernel, &b, &bn);
+		int32_t kf = b ? px_cuda_find_func(f, b, bn) : -1;
+		*hot = xcalloc(f->nhot + 1, sizeof **hot);
+		for (uint32_t h = 0; h < f->nhot; h++) {
+			const struct px_cuda_hot *x = &f->hot[h];
+			bool mine = kf < 0 || x->func == kf || (x->func >= 0 && f->funcs[x->func].kind != PX_CUDA_KERNEL);
+			if (x->loop_line && mine) {
+				(*hot)[opt->nhot][0] = x->loop_line;
+				(*hot)[opt->nhot][1] = x->loop_end_line ? x->loop_end_line : x->loop_line;
+				opt->nhot++;
+			}
+		}
+		opt->hot_file = file;
+		opt->hot_lines = (const uint32_t (*)[2])*hot;
+		if (!opt->block[0] && kf >= 0)
+			px_cuda_kernel_block(f, (uint32_t)kf, opt->block);
+	}
+	px_cuda_flags_free(&fl);
+	if (f)
+		px_cuda_file_delete(f);
+	free((char *)nb.cache_dir);
+	free(nvcc);
+	free(text);
+	return ptx;
+}
+
 int cmd_simt(int argc, char **argv)
 {
 	struct px_simt_options opt = {0};
-	const char *format = "text", *file = NULL, *arch = NULL;
+	const char *format = "text", *file = NULL, *arch = NULL, *nvcc = NULL, *build_dir = NULL;
+	uint32_t (*hot)[2] = NULL;
+	char *ptx = NULL;
 	const char **kernels = xcalloc((size_t)argc + 1, sizeof *kernels);
 	const char **dirs = xcalloc((size_t)argc + 1, sizeof *dirs);
 	struct px_param_value *params = xcalloc((size_t)argc + 1, sizeof *params);
@@ -79,6 +170,10 @@ int cmd_simt(int argc, char **argv)
 			opt.dynamic_shared = (uint32_t)n;
 		} else if ((v = opt_value(argc, argv, &i, "--arch"))) {
 			arch = v;
+		} else if ((v = opt_value(argc, argv, &i, "--nvcc"))) {
+			nvcc = v;
+		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
+			build_dir = v;
 		} else if ((v = opt_value(argc, argv, &i, "--arch-dir"))) {
 			dirs[ndirs++] = v;
 		} else if (a[0] == '-' && a[1]) {
@@ -99,6 +194,24 @@ int cmd_simt(int argc, char **argv)
 	opt.params = params;
 	struct px_diags diags = {0};
 	struct px_archset *archs = load_archs(dirs, ndirs, &diags);
+	const char *cu = NULL;
+	if (archs && is_cuda(file)) {
+		/* CUDA source: nvcc's PTX (cached), hot loops and launch from the source */
+		bool had_block = opt.block[0] != 0;
+		ptx = simt_cuda(file, nvcc, build_dir, arch, nkernels ? kernels[0] : NULL, &opt, &hot, &diags);
+		if (!ptx) {
+			render_diags(stderr, &diags, NULL, 0);
+			px_diags_free(&diags);
+			px_archset_delete(archs);
+			rc = 2;
+			goto out;
+		}
+		cu = file;
+		file = ptx;
+		if (!had_block && opt.block[0])
+			px_diag_add(&diags, PX_NOTE, cu, 0, 0, NULL, "block %ux%ux%u from the source's launch",
+			            opt.block[0], opt.block[1], opt.block[2]);
+	}
 	size_t len = 0;
 	char *err = NULL;
 	char *text = archs ? px_read_file(file, &len, &err) : NULL;
@@ -135,6 +248,8 @@ int cmd_simt(int argc, char **argv)
 			src.len = len;
 			if (!px_simt_file(file, text, len, &opt, &res, &diags))
 				rc = 2;
+			else if (cu)
+				res.source_path = xstrdup(cu);
 			if (strcmp(a->name, target) != 0 && rc == 0)
 				*PX_VEC_PUSH(res.notes, res.nnotes, res.capnotes) = xasprintf(
 					"%s has no latency table: the timing uses %s's", target, a->name);
@@ -165,6 +280,8 @@ int cmd_simt(int argc, char **argv)
 	if (archs)
 		px_archset_delete(archs);
 out:
+	free(hot);
+	free(ptx);
 	free(kernels);
 	free(dirs);
 	free(params);

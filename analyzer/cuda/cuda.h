@@ -175,6 +175,8 @@ struct px_cuda_assume {
 struct px_cuda_hot {                /* `// ptxray: hot` above a loop */
 	uint32_t line;                /* the comment's line */
 	uint32_t loop_line;           /* the loop's first line; 0 when no loop follows */
+	uint32_t loop_end_line;       /* its last line (the body's closing brace, or the end of
+	                               * its single statement) */
 	int32_t func;
 };
 
@@ -210,6 +212,11 @@ struct px_cuda_file *px_cuda_parse(const char *path, const char *text, size_t le
 void px_cuda_file_delete(struct px_cuda_file *f);
 /* The kernel named name (template args ignored), or -1. */
 int32_t px_cuda_find_func(const struct px_cuda_file *f, const char *name, size_t n);
+/* The launch block the source fixes for kernel func (an index in funcs):
+ * its `// ptxray: launch` annotation ("annotation"), else its launch sites
+ * when every one has the same folded block ("launch site"); unset
+ * dimensions are 1. NULL when neither says. */
+const char *px_cuda_kernel_block(const struct px_cuda_file *f, uint32_t func, uint32_t block[3]);
 
 /* ---- source-level findings ---- */
 

@@ -18,7 +18,9 @@
  *
  * Placement: `launch` applies to the kernel defined on the comment's line
  * or starting within the next 3 lines; `hot` to the loop starting within
- * the next 2 lines; `assume` to the function it is in (or the next one);
+ * the next 2 lines (its lines run to the body's closing brace, or to the end
+ * of its single statement: `ptxray simt FILE.cu` times the PTX loops whose
+ * header .loc falls there); `assume` to the function it is in (or the next one);
  * `ptxray-ignore` to its own line when it follows code, else to the next
  * line that holds code. */
 #include <string.h>
@@ -196,6 +198,71 @@ static void launch(struct px_cuda_file *f, const struct cu_comment *cm, struct c
 	}
 }
 
+/* The line holding byte offset i. */
+static uint32_t line_of(const struct cu_priv *p, uint32_t i)
+{
+	uint32_t lo = 0, hi = p->nlines;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (p->line_start[mid] <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo + 1;
+}
+
+/* The last line of the loop starting on line `line`: after the header's
+ * parentheses (none for `do`), the matching brace of a `{` body, else the
+ * `;` ending its statement at depth 0. Comments and strings are skipped. */
+static uint32_t loop_end(const struct px_cuda_file *f, const struct cu_priv *p, uint32_t line)
+{
+	uint32_t i = p->line_start[line - 1], n = (uint32_t)f->len;
+	const char *t = f->text;
+	int paren = 0, brace = 0;
+	bool header = true, seen_paren = false;
+	while (i < n && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	if (n - i >= 2 && !memcmp(t + i, "do", 2))
+		header = false;
+	for (; i < n; i++) {
+		char ch = t[i];
+		if (ch == '/' && i + 1 < n && t[i + 1] == '/') {
+			while (i < n && t[i] != '\n')
+				i++;
+			continue;
+		}
+		if (ch == '/' && i + 1 < n && t[i + 1] == '*') {
+			for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
+				;
+			i++;
+			continue;
+		}
+		if (ch == '"' || ch == '\'') {
+			for (i++; i < n && t[i] != ch; i++)
+				if (t[i] == '\\')
+					i++;
+			continue;
+		}
+		if (header) {
+			if (ch == '(') {
+				paren++;
+				seen_paren = true;
+			} else if (ch == ')' && --paren == 0 && seen_paren) {
+				header = false;
+			}
+			continue;
+		}
+		if (ch == '{')
+			brace++;
+		else if (ch == '}' && --brace <= 0)
+			return line_of(p, i);
+		else if (ch == ';' && brace == 0)
+			return line_of(p, i);
+	}
+	return line;
+}
+
 static void hot(struct px_cuda_file *f, struct cu_priv *p, const struct cu_comment *cm, struct cur *c,
                 struct px_diags *d)
 {
@@ -223,6 +290,7 @@ static void hot(struct px_cuda_file *f, struct cu_priv *p, const struct cu_comme
 	struct px_cuda_hot *h = PX_ARENA_PUSH(f->arena, f->hot, f->nhot, f->caphot);
 	h->line = cm->line;
 	h->loop_line = loop;
+	h->loop_end_line = loop_end(f, p, loop);
 	h->func = (int32_t)cu_func_at(f, cm->start) - 1;
 }
 

@@ -809,6 +809,34 @@ int32_t px_cuda_find_func(const struct px_cuda_file *f, const char *name, size_t
 	return best;
 }
 
+const char *px_cuda_kernel_block(const struct px_cuda_file *f, uint32_t func, uint32_t block[3])
+{
+	if (func >= f->nfuncs)
+		return NULL;
+	const struct px_cuda_func *fn = &f->funcs[func];
+	const struct px_cuda_dim3 *b = NULL;
+	const char *from = NULL;
+	if (fn->have_launch && fn->ann_block.known) {
+		b = &fn->ann_block;
+		from = "annotation";
+	} else {
+		for (uint32_t k = 0; k < f->nlaunches; k++) {
+			const struct px_cuda_launch *x = &f->launches[k];
+			if (x->func != (int32_t)func)
+				continue;
+			if (!x->block.known || (b && memcmp(b->v, x->block.v, sizeof b->v) != 0))
+				return NULL;
+			b = &x->block;
+			from = "launch site";
+		}
+	}
+	if (!b)
+		return NULL;
+	for (int d = 0; d < 3; d++)
+		block[d] = b->v[d] ? b->v[d] : 1;
+	return from;
+}
+
 struct px_cuda_file *px_cuda_parse(const char *path, const char *text, size_t len,
                                    const struct px_cuda_options *opt, struct px_diags *diags)
 {

@@ -281,13 +281,23 @@ static uint32_t loop_weight(const struct px_func *f, uint32_t l)
 	return w;
 }
 
-/* Does the .file entry's name end with the last component of file? */
-static bool names_file(const struct px_file_entry *fe, const char *file)
+/* Does name (n bytes, a .file entry's) end with the last component of file? */
+static bool names_file_n(const char *name, size_t n, const char *file)
 {
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
-	size_t bn = strlen(base), n = fe->name.n;
-	return n >= bn && memcmp(fe->name.p + n - bn, base, bn) == 0 && (n == bn || fe->name.p[n - bn - 1] == '/');
+	size_t bn = strlen(base);
+	return n >= bn && memcmp(name + n - bn, base, bn) == 0 && (n == bn || name[n - bn - 1] == '/');
+}
+
+static bool names_file(const struct px_file_entry *fe, const char *file)
+{
+	return names_file_n(fe->name.p, fe->name.n, file);
+}
+
+static bool names_file_str(const char *name, const char *file)
+{
+	return names_file_n(name, strlen(name), file);
 }
 
 uint32_t px_simt_loops_in_lines(const struct px_module *m, const struct px_func *f, const char *file,
@@ -325,8 +335,18 @@ static bool select_loops(struct sim *s, struct px_diags *diags, const char *path
 	s->nloops = f->nloops;
 	s->loop_sel = xcalloc(f->nloops + 1, sizeof *s->loop_sel);
 	const char *sel = s->opt->loop;
-	if (s->opt->loop_sel) {
-		memcpy(s->loop_sel, s->opt->loop_sel, f->nloops * sizeof *s->loop_sel);
+	uint32_t nhot = 0;
+	for (uint32_t h = 0; h < s->opt->nhot && !sel; h++) {
+		uint32_t n = px_simt_loops_in_lines(s->m, f, s->opt->hot_file, s->opt->hot_lines[h][0],
+		                                    s->opt->hot_lines[h][1], s->loop_sel);
+		if (!n)
+			*PX_VEC_PUSH(s->res->notes, s->res->nnotes, s->res->capnotes) = xasprintf(
+				"the hot loop at %s:%u has no loop in this kernel's PTX (not in this kernel, or "
+				"unrolled away)", s->opt->hot_file, s->opt->hot_lines[h][0]);
+		nhot += n;
+	}
+	if (nhot) {
+		/* the hot annotations chose */
 	} else if (sel && strcmp(sel, "all") == 0) {
 		for (uint32_t l = 0; l < f->nloops; l++)
 			s->loop_sel[l] = true;
@@ -1056,6 +1076,7 @@ void px_simt_result_free(struct px_simt_result *r)
 	free(r->loops);
 	free(r->kernel);
 	free(r->path);
+	free(r->source_path);
 	if (r->module)
 		px_module_delete(r->module);
 	memset(r, 0, sizeof *r);
@@ -1171,8 +1192,12 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 {
 	for (uint32_t i = 0; i < r->nviol; i++) {
 		const struct px_simt_violation *v = &r->viol[i];
-		px_buf_printf(out, "%s:%u:%u: error: %s [%s] (threads", r->path, v->line, v->col, v->message,
-		              px_simt_kind_name(v->kind));
+		if (r->source_path && v->loc_line && v->source_file && names_file_str(v->source_file, r->source_path))
+			px_buf_printf(out, "%s:%u:1: error: %s [%s] (PTX line %u; threads", r->source_path, v->loc_line,
+			              v->message, px_simt_kind_name(v->kind), v->line);
+		else
+			px_buf_printf(out, "%s:%u:%u: error: %s [%s] (threads", r->path, v->line, v->col, v->message,
+			              px_simt_kind_name(v->kind));
 		for (uint32_t t = 0; t < v->nthreads; t++)
 			px_buf_printf(out, " %u", v->threads[t]);
 		px_buf_puts(out, ")");

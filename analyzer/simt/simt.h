@@ -53,8 +53,12 @@ struct px_simt_options {
 	const struct px_param_value *params;
 	uint32_t nparams;
 	const char *loop;             /* NULL (default choice), "all", or a line number */
-	const bool *loop_sel;         /* when set (f->nloops entries): the loops to time, chosen by
-	                               * the caller (hot annotations); overrides loop */
+	/* `// ptxray: hot` loops of the CUDA source: nhot [first, last] line pairs
+	 * of hot_file; the PTX loops whose header .loc falls inside are timed
+	 * (unless loop is given) */
+	const char *hot_file;
+	const uint32_t (*hot_lines)[2];
+	uint32_t nhot;
 	uint32_t iters;               /* iterations assumed where a loop depends on unknown values */
 	uint64_t budget;              /* warp-instructions at most (0 = 50 million) */
 	uint32_t dynamic_shared;      /* bytes of dynamic shared memory (0 = 48 KiB less static when used) */
@@ -90,6 +94,8 @@ struct px_simt_violation {
 
 struct px_simt_result {
 	char *path;                   /* owned copy */
+	char *source_path;            /* owned; the CUDA source simulated through nvcc's PTX (the
+	                               * text output locates violations there by their .loc) */
 	char *kernel;                 /* mangled name, owned */
 	char arch[16];
 	uint32_t block[3];
