@@ -453,42 +453,42 @@ void px_config_delete(struct px_config *c)
 
 /* ---- globs ---- */
 
+/* Does glob g match all of path p? '*' and '?' stop at '/', '**' (with the
+ * '/' after it) crosses folders. Bottom-up over suffixes, row i saying which
+ * path suffixes g+i matches: O(|g| * |p|) time whatever the stars, where
+ * backtracking took exponential time on globs like "a*******...*b" (a hang
+ * found by fuzz_config). A row needs at most the three after it. */
 static bool match_here(const char *g, const char *p)
 {
-	for (;;) {
-		if (*g == 0)
-			return *p == 0;
-		if (g[0] == '*' && g[1] == '*') {
-			g += 2;
-			if (*g == '/')
-				g++;
-			for (const char *q = p;; q++) {
-				if (match_here(g, q))
-					return true;
-				if (*q == 0)
-					return false;
-			}
+	size_t gl = strlen(g), pl = strlen(p);
+	bool *rows = xcalloc(4 * (pl + 1), sizeof *rows);
+#define ROW(i) (rows + ((i) % 4) * (pl + 1))
+	for (size_t i = gl + 1; i-- > 0;) {
+		bool *r = ROW(i);
+		if (i == gl) {
+			for (size_t j = 0; j <= pl; j++)
+				r[j] = j == pl;
+		} else if (g[i] == '*' && g[i + 1] == '*') {
+			const bool *next = ROW(i + 2 + (g[i + 2] == '/'));
+			bool any = false;
+			for (size_t j = pl + 1; j-- > 0;)
+				r[j] = any = any || next[j];
+		} else if (g[i] == '*') {
+			const bool *next = ROW(i + 1);
+			r[pl] = next[pl];
+			for (size_t j = pl; j-- > 0;)
+				r[j] = next[j] || (p[j] != '/' && r[j + 1]);
+		} else {
+			const bool *next = ROW(i + 1);
+			r[pl] = false;
+			for (size_t j = 0; j < pl; j++)
+				r[j] = (g[i] == '?' ? p[j] != '/' : g[i] == p[j]) && next[j + 1];
 		}
-		if (*g == '*') {
-			g++;
-			for (const char *q = p;; q++) {
-				if (match_here(g, q))
-					return true;
-				if (*q == 0 || *q == '/')
-					return false;
-			}
-		}
-		if (*p == 0)
-			return false;
-		if (*g == '?') {
-			if (*p == '/')
-				return false;
-		} else if (*g != *p) {
-			return false;
-		}
-		g++;
-		p++;
 	}
+	bool m = ROW(0)[0];
+#undef ROW
+	free(rows);
+	return m;
 }
 
 bool px_glob_match(const char *glob, const char *path)

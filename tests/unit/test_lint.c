@@ -50,6 +50,31 @@ Test(lint, globs)
 	cr_assert(!px_glob_match("src/*/k.ptx", "src/a/b/k.ptx"));
 	cr_assert(px_glob_match("src/**/k.ptx", "src/a/b/k.ptx"));
 	cr_assert(!px_glob_match("*.cu", "k.ptx"));
+	cr_assert(px_glob_match("**/k.ptx", "k.ptx"));
+	cr_assert(px_glob_match("**/k.ptx", "a/b/k.ptx"));
+	cr_assert(px_glob_match("src/**", "src/a/b"));
+	cr_assert(px_glob_match("k?.ptx", "k1.ptx"));
+	cr_assert(!px_glob_match("a?b/c", "a/b/c"));
+	cr_assert(px_glob_match("*a*b*", "xxaybz"));
+	cr_assert(!px_glob_match("*a*b*", "xxbyaz"));
+	cr_assert(px_glob_match("/top/*.cu", "top/x.cu"));
+}
+
+/* fuzz_config found that backtracking over many stars took exponential
+ * time; the match is now bounded by the glob's length times the path's. */
+Test(lint, globs_with_many_stars_match_in_polynomial_time)
+{
+	char glob[4096];
+	memset(glob, '*', sizeof glob - 2);
+	glob[0] = 'b';
+	glob[sizeof glob - 2] = 'z';
+	glob[sizeof glob - 1] = 0;
+	cr_assert(!px_glob_match(glob, "dir/legacy/x/b.ptx"));
+	cr_assert(px_glob_match(glob, "dir/legacy/x/bz"));
+	glob[0] = 'd';
+	glob[100] = '/';
+	cr_assert(px_glob_match(glob, "dir/legacy/x/b.ptxz"));
+	cr_assert(!px_glob_match(glob, "dir/legacy/x/b.ptx"));
 }
 
 Test(lint, config_errors_are_located)
