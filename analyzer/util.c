@@ -110,9 +110,9 @@ void px_arena_delete(struct px_arena *a)
 	free(a);
 }
 
-void *px_arena_alloc(struct px_arena *a, size_t n)
+/* n bytes (n a multiple of 16), not cleared. */
+static void *arena_raw(struct px_arena *a, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
 	struct chunk *c = a->head;
 	if (!c || c->size - c->used < n) {
 		size_t size = n > 65536 - sizeof *c ? n : 65536 - sizeof *c;
@@ -128,8 +128,22 @@ void *px_arena_alloc(struct px_arena *a, size_t n)
 	void *p = c->data + c->used;
 	c->used += n;
 	a->total += n;
-	memset(p, 0, n);
 	return p;
+}
+
+void *px_arena_alloc(struct px_arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	return memset(arena_raw(a, n), 0, n);
+}
+
+void *px_arena_copy(struct px_arena *a, const void *p, size_t n)
+{
+	size_t r = (n + 15) & ~(size_t)15;
+	unsigned char *q = arena_raw(a, r);
+	memcpy(q, p, n);
+	memset(q + n, 0, r - n);
+	return q;
 }
 
 void *px_arena_grow(struct px_arena *a, void *old, size_t old_n, size_t new_n)

@@ -39,6 +39,9 @@ void *px_arena_alloc(struct px_arena *a, size_t n);
 /* Grows an arena array: returns a copy of old (old_n bytes) in new_n bytes.
  * The old block stays owned by the arena (freed with it). */
 void *px_arena_grow(struct px_arena *a, void *old, size_t old_n, size_t new_n);
+/* A copy of the n bytes at p, owned by the arena (aligned as px_arena_alloc;
+ * cheaper than px_arena_alloc then memcpy: the bytes are written once). */
+void *px_arena_copy(struct px_arena *a, const void *p, size_t n);
 char *px_arena_strndup(struct px_arena *a, const char *s, size_t n);
 char *px_arena_printf(struct px_arena *a, const char *fmt, ...) PX_PRINTF(2, 3);
 /* Bytes handed out so far (for the memory benchmark and limits). */

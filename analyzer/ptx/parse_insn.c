@@ -191,10 +191,8 @@ static bool pop_elems(struct px_parser *P, size_t mark, struct px_operand *o)
 	if (n > PX_MAX_OPERANDS)
 		return px_p_error(P, o->line, o->col, "too many elements (limit %d)", PX_MAX_OPERANDS);
 	o->nelems = (uint16_t)n;
-	if (n) {
-		o->elems = px_arena_alloc(P->ba, n * sizeof *o->elems);
-		memcpy(o->elems, P->ostk + mark, n * sizeof *o->elems);
-	}
+	if (n)
+		o->elems = px_arena_copy(P->ba, P->ostk + mark, n * sizeof *o->elems);
 	return true;
 }
 
@@ -617,10 +615,8 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 	}
 	px_p_advance(P);
 	in.nopnds = (uint16_t)n;
-	if (n) {
-		in.opnds = px_arena_alloc(P->ba, n * sizeof *in.opnds);
-		memcpy(in.opnds, P->ostk + base, n * sizeof *in.opnds);
-	}
+	if (n)
+		in.opnds = px_arena_copy(P->ba, P->ostk + base, n * sizeof *in.opnds);
 	P->nostk = base;
 	/* branch targets must be labels of this function */
 	if (in.op == PX_OP_BRA) {

@@ -132,6 +132,22 @@ static void symtab_rehash(struct px_symtab *t, uint32_t cap)
 	free(old);
 }
 
+/* The n < 8 bytes at p as one word, with overlapping loads (never reading
+ * outside them): equal words mean equal bytes for the same n. */
+static inline uint64_t tail_word(const char *p, uint32_t n)
+{
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		return a | (uint64_t)b << 32;
+	}
+	if (n == 0)
+		return 0;
+	return (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 |
+	       (uint64_t)(unsigned char)p[n - 1] << 16;
+}
+
 /* A fast hash for short names: 8 bytes at a time, never reading past the
  * name. */
 static uint32_t hash_name(const char *p, uint32_t n)
@@ -145,20 +161,21 @@ static uint32_t hash_name(const char *p, uint32_t n)
 		p += 8;
 		n -= 8;
 	}
-	uint64_t w = 0;
-	for (uint32_t i = 0; i < n; i++)
-		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h = (h ^ tail_word(p, n)) * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 29;
 	return (uint32_t)h;
 }
 
-static bool same_bytes(const char *a, const char *b, uint32_t n)
+static inline bool same_bytes(const char *a, const char *b, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++)
-		if (a[i] != b[i])
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		uint64_t x, y;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
 			return false;
-	return true;
+	}
+	return tail_word(a, n) == tail_word(b, n);
 }
 
 /* Finds k; with insert, adds it (val = -1) when absent. NULL if absent. */
@@ -191,15 +208,46 @@ struct px_symslot *px_symtab_find(struct px_symtab *t, px_str k, bool insert)
 
 /* ---- registers and scopes ---- */
 
+/* The regtab slot of the prefix p[0..n) of a numbered register name, NULL
+ * if none, through the prefix cache for prefixes of up to 7 bytes. */
+static struct px_symslot *prefix_slot(struct px_parser *P, const char *p, uint32_t n)
+{
+	if (n > 7)
+		return px_symtab_find(&P->regtab, px_str_make(p, n), false);
+	uint64_t key = (uint64_t)n << 56;
+	for (uint32_t i = 0; i < n; i++)
+		key |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	struct px_prefix_hit *h = &P->prefix_cache[(key * 0x9E3779B97F4A7C15ull) >> 60];
+	if (h->key == key)
+		return h->slot;
+	struct px_symslot *s = px_symtab_find(&P->regtab, px_str_make(p, n), false);
+	if (s) {
+		h->key = key;
+		h->slot = s;
+	}
+	return s;
+}
+
+static void forget_reg_lookups(struct px_parser *P)
+{
+	memset(P->prefix_cache, 0, sizeof P->prefix_cache);
+}
+
 int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
 {
+	if (name.n == 0)
+		return -1;
+	unsigned char c0 = (unsigned char)name.p[0];
+	if (!(P->reg_first[c0 >> 6] >> (c0 & 63) & 1))
+		return -1;
 	uint32_t k = name.n;
 	while (k > 0 && name.p[k - 1] >= '0' && name.p[k - 1] <= '9')
 		k--;
-	/* the exact name first; nvcc never declares plain names ending in a
-	 * digit, so that lookup is skipped unless someone did */
+	/* the exact name first; nvcc's own names ending in a digit are all
+	 * numbered (%r<N>), so that lookup is skipped unless a plain one with
+	 * the same first byte was declared (inline asm's r0) */
 	struct px_symslot *s;
-	if (k == name.n || P->plain_digit_regs) {
+	if (k == name.n || (P->plain_digit_first[c0 >> 6] >> (c0 & 63) & 1)) {
 		s = px_symtab_find(&P->regtab, name, false);
 		if (s && s->val >= 0) {
 			const struct px_regent *e = &P->regents[s->val];
@@ -218,7 +266,7 @@ int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
 		uint64_t v = 0;
 		for (uint32_t i = 0; i < nd; i++)
 			v = v * 10 + (uint64_t)(d[i] - '0');
-		s = px_symtab_find(&P->regtab, px_str_make(name.p, split), false);
+		s = prefix_slot(P, name.p, split);
 		/* an inner %r<2> hides %r0 and %r1 only: %r5 may still name an
 		 * outer %r<10>, so walk the shadowed bindings outwards */
 		for (int32_t i = s ? s->val : -1; i >= 0; i = P->regents[i].shadow) {
@@ -248,20 +296,6 @@ static void scope_pop(struct px_parser *P)
 	}
 }
 
-/* Writes the decimal digits of v at p; returns the count. */
-static uint32_t utoa(char *p, uint32_t v)
-{
-	char tmp[12];
-	uint32_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (uint32_t i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
-}
-
 /* Declares a register (count ids when range) in the innermost scope. */
 static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_t col,
                         uint8_t type, uint8_t vec, bool range, uint32_t count)
@@ -270,6 +304,11 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 	if (ids > P->reg_budget || P->nregs + ids > INT32_MAX / 2)
 		return px_p_error(P, line, col, "too many registers declared");
 	P->reg_budget -= ids;
+	forget_reg_lookups(P);  /* the insert may move the slots */
+	if (name.n) {
+		unsigned char c0 = (unsigned char)name.p[0];
+		P->reg_first[c0 >> 6] |= (uint64_t)1 << (c0 & 63);
+	}
 	struct px_symslot *s = px_symtab_find(&P->regtab, name, true);
 	uint32_t mark = P->nscopes ? P->scopes[P->nscopes - 1] : 0;
 	if (s->val >= 0 && (uint32_t)s->val >= mark)
@@ -284,7 +323,8 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 	s->val = (int32_t)(P->nregents - 1);
 	if (!range) {
 		if (name.n && name.p[name.n - 1] >= '0' && name.p[name.n - 1] <= '9')
-			P->plain_digit_regs = true;
+			P->plain_digit_first[(unsigned char)name.p[0] >> 6] |=
+				(uint64_t)1 << ((unsigned char)name.p[0] & 63);
 		struct px_regdecl *r = PX_VEC_PUSH(P->regs, P->nregs, P->capregs);
 		r->name = name;
 		r->type = type;
@@ -292,25 +332,36 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 		r->line = line;
 		return true;
 	}
-	/* %r<N>: make the names %r0..%r(N-1) in one arena block */
-	size_t bytes = 0;
-	for (uint32_t i = 0, lim = 10, digits = 1; i < count; i++) {
-		if (i == lim) {
-			digits++;
-			lim = lim > UINT32_MAX / 10 ? UINT32_MAX : lim * 10;
-		}
-		bytes += name.n + digits;
-	}
+	/* %r<N>: make the names %r0..%r(N-1) in one arena block, counting in
+	 * decimal text (no division per name) */
+	size_t bytes = (size_t)count * name.n;
+	for (uint64_t lo = 0, hi = 10, d = 1; lo < count; lo = hi, hi *= 10, d++)
+		bytes += (size_t)((hi < count ? hi : count) - lo) * d;
 	char *buf = px_arena_alloc(P->ba, bytes ? bytes : 1);
+	char num[12] = "0";
+	uint32_t nd = 1;
 	for (uint32_t i = 0; i < count; i++) {
 		struct px_regdecl *r = PX_VEC_PUSH(P->regs, P->nregs, P->capregs);
-		memcpy(buf, name.p, name.n);
-		uint32_t n = name.n + utoa(buf + name.n, i);
-		r->name = px_str_make(buf, n);
-		buf += n;
+		char *q = buf;
+		for (uint32_t j = 0; j < name.n; j++)
+			*q++ = name.p[j];
+		for (uint32_t j = 0; j < nd; j++)
+			*q++ = num[j];
+		r->name = px_str_make(buf, (size_t)(q - buf));
+		buf = q;
 		r->type = type;
 		r->vec = vec;
 		r->line = line;
+		/* num += 1 */
+		uint32_t j = nd;
+		while (j > 0 && num[j - 1] == '9')
+			num[--j] = '0';
+		if (j > 0) {
+			num[j - 1]++;
+		} else {
+			num[0] = '1';
+			num[nd++] = '0';
+		}
 	}
 	return true;
 }
@@ -657,9 +708,7 @@ static bool parse_params(struct px_parser *P, struct px_var **out, uint32_t *nou
 	}
 	if (ok)
 		ok = expect_punct(P, ')', "after parameter list");
-	*out = n ? px_arena_alloc(P->a, n * sizeof *items) : NULL;
-	if (n)
-		memcpy(*out, items, n * sizeof *items);
+	*out = n ? px_arena_copy(P->a, items, n * sizeof *items) : NULL;
 	*nout = (uint32_t)n;
 	free(items);
 	return ok;
@@ -947,9 +996,7 @@ static void *arena_copy(struct px_arena *a, const void *p, size_t n, size_t size
 {
 	if (!n)
 		return NULL;
-	void *q = px_arena_alloc(a, n * size);
-	memcpy(q, p, n * size);
-	return q;
+	return px_arena_copy(a, p, n * size);
 }
 
 static void check_label_refs(struct px_parser *P)
@@ -990,7 +1037,9 @@ static void reset_function(struct px_parser *P)
 	P->nbts = P->nbtnames = P->nrefs = P->nregents = P->nscopes = 0;
 	symtab_reset(&P->regtab);
 	symtab_reset(&P->labtab);
-	P->plain_digit_regs = false;
+	memset(P->reg_first, 0, sizeof P->reg_first);
+	memset(P->plain_digit_first, 0, sizeof P->plain_digit_first);
+	forget_reg_lookups(P);
 	P->loc_file = P->loc_line = P->loc_col = 0;
 }
 

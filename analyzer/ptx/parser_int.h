@@ -76,7 +76,18 @@ struct px_parser {
 	 * most instructions repeat a spelling seen before */
 	struct px_symtab spellings;
 	struct px_insn *templates; size_t ntemplates, captemplates;
-	bool plain_digit_regs;     /* a register named like %x5 was declared (not %x<N>) */
+	/* register lookups: the first bytes of the names declared in this
+	 * function (a name starting otherwise, such as a label or a parameter
+	 * in nvcc's output, is no register), the same for the plain names that
+	 * end in a digit (r0 in inline asm; not %r<N>), and the regtab slots of
+	 * recently resolved prefixes ("%r" of %r57), keyed by length and bytes.
+	 * The bitmaps are cleared at each function, the cache also when a
+	 * register is declared. */
+	uint64_t reg_first[4], plain_digit_first[4];
+	struct px_prefix_hit {
+		uint64_t key;
+		struct px_symslot *slot;
+	} prefix_cache[16];
 	struct px_regent *regents; size_t nregents, capregents;
 	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */
 	struct px_operand *ostk; size_t nostk, capostk; /* operands being built */
