@@ -1,7 +1,8 @@
 /* lexer.c: turns PTX text into tokens, one at a time, without allocating.
  *
  * Approach: a pointer walks the buffer; a 256-entry class table drives
- * whitespace, identifier and digit scanning; line and column come from a
+ * whitespace, identifier and digit scanning, and the NUL the text ends in
+ * stops every scanning loop without an end test; line and column come from a
  * running line counter and the start of the current line. Numbers are decoded
  * here (PTX ISA 9.0 section 4.5 "Constants": decimal, hex 0x, octal 0, binary
  * 0b, U suffix; 0f/0F + 8 hex digits is an f32 bit pattern and 0d/0D + 16 hex
@@ -14,6 +15,10 @@
 #include <string.h>
 
 #include "lexer.h"
+
+/* Kept out of the hot path (numbers, comments, strings, errors are rare):
+ * inlined, they would make every token pay for their registers. */
+#define PX_COLD __attribute__((noinline, cold))
 
 enum {
 	C_SPACE = 1,   /* blank, tab, CR, FF, VT */
@@ -138,7 +143,7 @@ static double decimal_float(const char *s, const char *e)
 /* number := 0[fF]hex{8} | 0[dD]hex{16} | 0[xX]hex+ U? | 0[bB][01]+ U?
  *         | 0[0-7]* U? | [1-9][0-9]* U? | digits . digits* ([eE][+-]?digits)?
  *         | digits [eE][+-]?digits */
-static void lex_number(struct px_lexer *lx, struct px_token *t)
+PX_COLD static void lex_number(struct px_lexer *lx, struct px_token *t)
 {
 	const char *s = lx->p, *p = s, *e = lx->end;
 	uint64_t v = 0;
@@ -256,100 +261,44 @@ bad:
 	lx->p = p;
 }
 
-void px_lexer_next(struct px_lexer *lx, struct px_token *t)
+/* A block comment at p (slash, star): skips it, counting its lines. Returns the
+ * position after it, or NULL (unterminated: *t is the error, lx->p at the
+ * end). */
+PX_COLD static const char *skip_block_comment(struct px_lexer *lx, struct px_token *t, const char *p)
 {
-	const char *p = lx->p, *e = lx->end;
-	t->flags = 0;
-	/* whitespace and comments */
-	for (;;) {
-		while (p < e && cls[(unsigned char)*p] & (C_SPACE | C_NL)) {
-			if (*p == '\n') {
-				lx->line++;
-				lx->line_start = p + 1;
-				t->flags |= PX_TKF_NEWLINE;
-			}
-			p++;
+	const char *s = p, *e = lx->end;
+	uint32_t sline = lx->line;
+	const char *sls = lx->line_start;
+	p += 2;
+	while (p + 1 < e && !(p[0] == '*' && p[1] == '/')) {
+		if (*p == '\n') {
+			lx->line++;
+			lx->line_start = p + 1;
 		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
-			while (p < e && *p != '\n')
-				p++;
-			continue;
+		p++;
+	}
+	if (p + 1 >= e) {
+		t->kind = PX_TK_ERROR;
+		t->text = px_str_make(s, 2);
+		t->line = sline;
+		t->col = (uint32_t)(s - sls) + 1;
+		t->err = "unterminated comment";
+		if (p < e && *p == '\n') {
+			lx->line++;
+			lx->line_start = p + 1;
 		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
-			const char *s = p;
-			uint32_t sline = lx->line;
-			const char *sls = lx->line_start;
-			p += 2;
-			while (p + 1 < e && !(p[0] == '*' && p[1] == '/')) {
-				if (*p == '\n') {
-					lx->line++;
-					lx->line_start = p + 1;
-				}
-				p++;
-			}
-			if (p + 1 >= e) {
-				t->kind = PX_TK_ERROR;
-				t->text = px_str_make(s, 2);
-				t->line = sline;
-				t->col = (uint32_t)(s - sls) + 1;
-				t->err = "unterminated comment";
-				if (p < e && *p == '\n') {
-					lx->line++;
-					lx->line_start = p + 1;
-				}
-				lx->p = e;
-				return;
-			}
-			p += 2;
-			continue;
-		}
-		break;
+		lx->p = e;
+		return NULL;
 	}
-	uint8_t nl = t->flags;
-	lx->p = p;
-	if (p >= e) {
-		set_tok(lx, t, PX_TK_EOF, e, e);
-		t->flags = nl;
-		return;
-	}
-	unsigned char c = (unsigned char)*p;
-	unsigned k = cls[c];
-	if (k & C_DIGIT) {
-		lex_number(lx, t);
-		t->flags |= nl;
-		return;
-	}
-	if (k & C_START) {
-		const char *s = p++;
-		while (p < e && cls[(unsigned char)*p] & C_CONT)
-			p++;
-		set_tok(lx, t, PX_TK_IDENT, s, p);
-		lx->p = p;
-		t->flags = nl;
-		return;
-	}
-	if (c == '.' && p + 1 < e && cls[(unsigned char)p[1]] & C_CONT) {
-		const char *s = p++;
-		while (p < e && cls[(unsigned char)*p] & C_CONT)
-			p++;
-		while (p + 2 < e && p[0] == ':' && p[1] == ':' && cls[(unsigned char)p[2]] & C_CONT) {
-			p += 2;
-			while (p < e && cls[(unsigned char)*p] & C_CONT)
-				p++;
-		}
-		set_tok(lx, t, PX_TK_DOT, s, p);
-		lx->p = p;
-		t->flags = nl;
-		return;
-	}
-	if (k & C_PUNCT) {
-		set_tok(lx, t, PX_TK_PUNCT, p, p + 1);
-		t->ch = (char)c;
-		t->flags = nl;
-		lx->p = p + 1;
-		return;
-	}
-	if (c == '"') {
+	return p + 2;
+}
+
+/* The tokens that are neither names, directives, numbers nor punctuation:
+ * strings and bad characters (p < end, at the token). */
+PX_COLD static void lex_other(struct px_lexer *lx, struct px_token *t, const char *p)
+{
+	const char *e = lx->end;
+	if (*p == '"') {
 		const char *s = p++;
 		while (p < e && *p != '"' && *p != '\n') {
 			if (*p == '\\' && p + 1 < e && p[1] != '\n')
@@ -360,21 +309,109 @@ void px_lexer_next(struct px_lexer *lx, struct px_token *t)
 			set_tok(lx, t, PX_TK_ERROR, s, p);
 			t->err = "unterminated string";
 			lx->p = p;
-			t->flags = nl;
 			return;
 		}
 		p++;
 		set_tok(lx, t, PX_TK_STRING, s, p);
 		lx->p = p;
-		t->flags = nl;
 		return;
 	}
 	/* a bad character: one byte (a whole UTF-8 sequence would be nicer,
 	 * but one byte keeps every position exact) */
 	set_tok(lx, t, PX_TK_ERROR, p, p + 1);
 	t->err = "unexpected character";
-	t->flags = nl;
 	lx->p = p + 1;
+}
+
+/* The hot path: the text ends in a NUL sentinel (text[len] == 0, which no
+ * class bit matches), so the scanning loops need no end test; a NUL before
+ * the end is a bad character as any other. */
+void px_lexer_next(struct px_lexer *lx, struct px_token *t)
+{
+	const char *p = lx->p, *e = lx->end;
+	uint8_t nl = 0;
+	/* whitespace and comments */
+	for (;;) {
+		while (cls[(unsigned char)*p] & C_SPACE)
+			p++;
+		if (*p == '\n') {
+			lx->line++;
+			lx->line_start = ++p;
+			nl = PX_TKF_NEWLINE;
+			continue;
+		}
+		if (*p == '/' && p < e) {
+			if (p[1] == '/') {
+				const char *q = memchr(p, '\n', (size_t)(e - p));
+				p = q ? q : e;
+				continue;
+			}
+			if (p[1] == '*') {
+				p = skip_block_comment(lx, t, p);
+				if (!p) {
+					t->flags = nl;
+					return;
+				}
+				continue;
+			}
+		}
+		break;
+	}
+	t->flags = nl;
+	const char *s = p;
+	unsigned char c = (unsigned char)*p;
+	unsigned k = cls[c];
+	if (k & C_START) {
+		while (cls[(unsigned char)*++p] & C_CONT)
+			;
+		t->kind = PX_TK_IDENT;
+	} else if (c == '.' && cls[(unsigned char)p[1]] & C_CONT) {
+		while (cls[(unsigned char)*++p] & C_CONT)
+			;
+		while (p[0] == ':' && p[1] == ':' && cls[(unsigned char)p[2]] & C_CONT) {
+			p += 2;
+			while (cls[(unsigned char)*++p] & C_CONT)
+				;
+		}
+		t->kind = PX_TK_DOT;
+	} else if (k & C_PUNCT) {
+		t->ch = (char)c;
+		p++;
+		t->kind = PX_TK_PUNCT;
+	} else if (p >= e) {
+		lx->p = e;
+		set_tok(lx, t, PX_TK_EOF, e, e);
+		return;
+	} else if (k & C_DIGIT) {
+		lx->p = p;
+		lex_number(lx, t);
+		t->flags |= nl;
+		return;
+	} else {
+		lex_other(lx, t, p);
+		return;
+	}
+	t->text = px_str_make(s, (size_t)(p - s));
+	t->line = lx->line;
+	t->col = (uint32_t)(s - lx->line_start) + 1;
+	lx->p = p;
+}
+
+const char *px_lexer_skip_dots(struct px_lexer *lx)
+{
+	const char *p = lx->p;
+	while (p[0] == '.' && cls[(unsigned char)p[1]] & C_CONT) {
+		p++;
+		while (cls[(unsigned char)*++p] & C_CONT)
+			;
+		while (p[0] == ':' && p[1] == ':' && cls[(unsigned char)p[2]] & C_CONT) {
+			p += 2;
+			while (cls[(unsigned char)*++p] & C_CONT)
+				;
+		}
+	}
+	lx->p = p;
+	return p;
 }
 
 bool px_lexer_skip_block(struct px_lexer *lx)

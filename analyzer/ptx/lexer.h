@@ -1,9 +1,9 @@
 /* lexer.h: PTX tokens, produced on the fly from the input buffer.
  *
  * The lexer never allocates: a token is a view into the text plus its decoded
- * value (numbers) and its 1-based line and column. The text need not be
- * NUL-terminated inside [text, text+len): embedded NUL bytes are just bad
- * characters. */
+ * value (numbers) and its 1-based line and column. The text must end in a
+ * NUL at text[len] (a sentinel the scanning loops stop at); NUL bytes
+ * inside [text, text+len) are just bad characters. */
 #ifndef PX_PTX_LEXER_H
 #define PX_PTX_LEXER_H
 
@@ -47,10 +47,14 @@ struct px_lexer {
 	uint32_t line;
 };
 
-/* Starts lexing text[0..len). */
+/* Starts lexing text[0..len); text[len] must be 0. */
 void px_lexer_init(struct px_lexer *lx, const char *text, size_t len);
 /* Fills *t with the next token; at the end returns PX_TK_EOF forever. */
 void px_lexer_next(struct px_lexer *lx, struct px_token *t);
+/* Skips the dot words that follow without a blank (".eq.s64" of
+ * "setp.eq.s64"), which px_lexer_next would return one PX_TK_DOT token
+ * at a time; returns where they end (where the lexer now stands). */
+const char *px_lexer_skip_dots(struct px_lexer *lx);
 /* Skips raw text up to and including the next '}' that lies outside strings
  * and comments (DWARF .section bodies). Returns false at end of input. */
 bool px_lexer_skip_block(struct px_lexer *lx);

@@ -509,26 +509,27 @@ static void label_ref(struct px_parser *P, const struct px_operand *o)
 	r->col = o->col;
 }
 
-bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
+/* px_p_instruction into P->insns[at], reserved by the caller (nothing else
+ * adds instructions meanwhile, so the slot does not move). */
+static bool parse_instruction(struct px_parser *P, const struct px_token *opcode, size_t at)
 {
-	struct px_insn in;
-	memset(&in, 0, sizeof in);
-	in.guard = -1;
-	in.vec = 1;
+	int32_t guard = -1;
+	uint8_t guard_neg = 0;
+	uint32_t line, col;
 	struct px_token op;
 	if (!opcode) {
 		/* guard := '@' ['!'] reg */
-		in.line = P->tok.line;
-		in.col = P->tok.col;
+		line = P->tok.line;
+		col = P->tok.col;
 		px_p_advance(P);
 		if (px_p_is_punct(P, '!')) {
-			in.guard_neg = 1;
+			guard_neg = 1;
 			px_p_advance(P);
 		}
 		if (P->tok.kind != PX_TK_IDENT)
 			return px_p_error_tok(P, &P->tok, "expected a predicate register after '@'");
-		in.guard = px_p_lookup_reg(P, P->tok.text);
-		if (in.guard < 0)
+		guard = px_p_lookup_reg(P, P->tok.text);
+		if (guard < 0)
 			return px_p_error_tok(P, &P->tok, "undeclared register '" PX_STR_FMT "'",
 			                      PX_STR_ARG(P->tok.text));
 		px_p_advance(P);
@@ -538,13 +539,14 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 		px_p_advance(P);
 	} else {
 		op = *opcode;
-		in.line = op.line;
-		in.col = op.col;
+		line = op.line;
+		col = op.col;
 	}
-	/* modifiers: dot tokens written right after the opcode */
+	/* modifiers: dot tokens written right after the opcode; after the
+	 * first, the lexer skips the rest without making tokens of them */
 	const char *mend = op.text.p + op.text.n;
-	while (P->tok.kind == PX_TK_DOT && adjacent(P)) {
-		mend = P->tok.text.p + P->tok.text.n;
+	if (P->tok.kind == PX_TK_DOT && adjacent(P)) {
+		mend = px_lexer_skip_dots(&P->lx);
 		px_p_advance(P);
 	}
 	px_str spelling = px_str_make(op.text.p, (size_t)(mend - op.text.p));
@@ -555,6 +557,7 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 		struct px_insn *t = PX_VEC_PUSH(P->templates, P->ntemplates, P->captemplates);
 		memset(t, 0, sizeof *t);
 		t->vec = 1;
+		t->guard = -1;
 		struct px_symslot *os = px_symtab_find(&P->opcodes, op.text, false);
 		t->op = (uint16_t)(os ? os->val : PX_OP_UNKNOWN);
 		const char *q = op.text.p + op.text.n;
@@ -569,17 +572,16 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 		 * and a mapped text's pages are given back behind the parser */
 		ts->p = px_arena_strndup(P->keys, spelling.p, spelling.n);
 	}
-	const struct px_insn *t = &P->templates[ts->val];
-	in.op = t->op;
-	in.space = t->space;
-	in.vec = t->vec;
-	in.cmp = t->cmp;
-	in.ntypes = t->ntypes;
-	memcpy(in.types, t->types, sizeof in.types);
-	in.mods = t->mods;
-	in.opname = op.text;
-	in.modtext = px_str_make(op.text.p + op.text.n, (size_t)(mend - op.text.p - op.text.n));
-	if (in.op == PX_OP_UNKNOWN) {
+	/* the decoded modifiers (every other field zero), then the rest */
+	struct px_insn *in = &P->insns[at];
+	*in = P->templates[ts->val];
+	in->guard = guard;
+	in->guard_neg = guard_neg;
+	in->line = line;
+	in->col = col;
+	in->opname = op.text;
+	in->modtext = px_str_make(op.text.p + op.text.n, (size_t)(mend - op.text.p - op.text.n));
+	if (in->op == PX_OP_UNKNOWN) {
 		/* a warning each, up to a limit: garbage must not flood the list */
 		if (P->m->nunknown_ops < PX_MAX_UNKNOWN_WARNINGS)
 			px_diag_add(P->diags, PX_WARNING, P->path, op.line, op.col, NULL,
@@ -611,24 +613,34 @@ bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
 	size_t n = P->nostk - base;
 	if (n > PX_MAX_OPERANDS) {
 		P->nostk = base;
-		return px_p_error(P, in.line, in.col, "too many operands (limit %d)", PX_MAX_OPERANDS);
+		return px_p_error(P, line, col, "too many operands (limit %d)", PX_MAX_OPERANDS);
 	}
 	px_p_advance(P);
-	in.nopnds = (uint16_t)n;
+	in->nopnds = (uint16_t)n;
 	if (n)
-		in.opnds = px_arena_copy(P->ba, P->ostk + base, n * sizeof *in.opnds);
+		in->opnds = px_arena_copy(P->ba, P->ostk + base, n * sizeof *in->opnds);
 	P->nostk = base;
 	/* branch targets must be labels of this function */
-	if (in.op == PX_OP_BRA) {
-		for (uint32_t i = 0; i < in.nopnds; i++)
-			if (in.opnds[i].kind == PX_OPND_SYM)
-				label_ref(P, &in.opnds[i]);
-	} else if (in.op == PX_OP_BRX && in.nopnds && in.opnds[in.nopnds - 1].kind == PX_OPND_SYM) {
-		label_ref(P, &in.opnds[in.nopnds - 1]);
+	if (in->op == PX_OP_BRA) {
+		for (uint32_t i = 0; i < in->nopnds; i++)
+			if (in->opnds[i].kind == PX_OPND_SYM)
+				label_ref(P, &in->opnds[i]);
+	} else if (in->op == PX_OP_BRX && in->nopnds &&
+	           in->opnds[in->nopnds - 1].kind == PX_OPND_SYM) {
+		label_ref(P, &in->opnds[in->nopnds - 1]);
 	}
-	in.loc_file = P->loc_file;
-	in.loc_line = P->loc_line;
-	in.loc_col = P->loc_col;
-	*PX_VEC_PUSH(P->insns, P->ninsns, P->capinsns) = in;
+	in->loc_file = P->loc_file;
+	in->loc_line = P->loc_line;
+	in->loc_col = P->loc_col;
 	return true;
+}
+
+bool px_p_instruction(struct px_parser *P, const struct px_token *opcode)
+{
+	size_t at = P->ninsns;
+	PX_VEC_PUSH(P->insns, P->ninsns, P->capinsns);
+	if (parse_instruction(P, opcode, at))
+		return true;
+	P->ninsns = at;  /* a bad statement adds no instruction */
+	return false;
 }

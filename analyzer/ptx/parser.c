@@ -214,40 +214,52 @@ static struct px_symslot *prefix_slot(struct px_parser *P, const char *p, uint32
 {
 	if (n > 7)
 		return px_symtab_find(&P->regtab, px_str_make(p, n), false);
-	uint64_t key = (uint64_t)n << 56;
-	for (uint32_t i = 0; i < n; i++)
-		key |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	struct px_prefix_hit *h = &P->prefix_cache[(key * 0x9E3779B97F4A7C15ull) >> 60];
-	if (h->key == key)
-		return h->slot;
+	uint64_t key = tail_word(p, n);
+	uint32_t nc = P->nprefix_cache < PX_COUNTOF(P->prefix_cache) ? P->nprefix_cache
+	                                                             : PX_COUNTOF(P->prefix_cache);
+	for (uint32_t i = 0; i < nc; i++)
+		if (P->prefix_cache[i].key == key && P->prefix_cache[i].n == n)
+			return P->prefix_cache[i].slot;
 	struct px_symslot *s = px_symtab_find(&P->regtab, px_str_make(p, n), false);
 	if (s) {
+		/* fill, then replace round-robin */
+		struct px_prefix_hit *h =
+			&P->prefix_cache[P->nprefix_cache++ % PX_COUNTOF(P->prefix_cache)];
 		h->key = key;
+		h->n = n;
 		h->slot = s;
 	}
 	return s;
 }
 
-static void forget_reg_lookups(struct px_parser *P)
+/* The shape of a name ending in digits that start at k (0 < k < n). */
+static inline uint32_t plain_shape(px_str name, uint32_t k)
 {
-	memset(P->prefix_cache, 0, sizeof P->prefix_cache);
+	return ((unsigned char)name.p[0] * 31u + (unsigned char)name.p[k - 1] + k * 7u) & 255;
 }
 
-int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
+static void forget_reg_lookups(struct px_parser *P)
 {
-	if (name.n == 0)
-		return -1;
-	unsigned char c0 = (unsigned char)name.p[0];
-	if (!(P->reg_first[c0 >> 6] >> (c0 & 63) & 1))
-		return -1;
+	P->nprefix_cache = 0;
+}
+
+/* px_p_lookup_reg past its first-byte filter (name.n > 0). */
+static int32_t lookup_reg_by_name(struct px_parser *P, px_str name)
+{
+	/* the trailing digits, and their value (used when at most 10) */
 	uint32_t k = name.n;
-	while (k > 0 && name.p[k - 1] >= '0' && name.p[k - 1] <= '9')
+	uint64_t tv = 0, mul = 1;
+	while (k > 0 && (unsigned)(name.p[k - 1] - '0') < 10) {
+		tv += (uint64_t)(name.p[k - 1] - '0') * mul;
+		mul *= 10;
 		k--;
+	}
 	/* the exact name first; nvcc's own names ending in a digit are all
-	 * numbered (%r<N>), so that lookup is skipped unless a plain one with
-	 * the same first byte was declared (inline asm's r0) */
+	 * numbered (%r<N>), so that lookup is skipped unless a plain one of
+	 * the same shape was declared (inline asm's %p1, shadowing %p<N>) */
 	struct px_symslot *s;
-	if (k == name.n || (P->plain_digit_first[c0 >> 6] >> (c0 & 63) & 1)) {
+	uint32_t shape = k > 0 && k < name.n ? plain_shape(name, k) : 0;
+	if (k == name.n || (P->plain_digit_shapes[shape >> 6] >> (shape & 63) & 1)) {
 		s = px_symtab_find(&P->regtab, name, false);
 		if (s && s->val >= 0) {
 			const struct px_regent *e = &P->regents[s->val];
@@ -263,9 +275,12 @@ int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
 		uint32_t nd = name.n - split;
 		if (nd > 10 || (nd > 1 && d[0] == '0'))
 			continue;
-		uint64_t v = 0;
-		for (uint32_t i = 0; i < nd; i++)
-			v = v * 10 + (uint64_t)(d[i] - '0');
+		uint64_t v = tv;
+		if (split != k) {
+			v = 0;
+			for (uint32_t i = 0; i < nd; i++)
+				v = v * 10 + (uint64_t)(d[i] - '0');
+		}
 		s = prefix_slot(P, name.p, split);
 		/* an inner %r<2> hides %r0 and %r1 only: %r5 may still name an
 		 * outer %r<10>, so walk the shadowed bindings outwards */
@@ -276,6 +291,16 @@ int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
 		}
 	}
 	return -1;
+}
+
+int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
+{
+	if (name.n == 0)
+		return -1;
+	unsigned char c0 = (unsigned char)name.p[0];
+	if (!(P->reg_first[c0 >> 6] >> (c0 & 63) & 1))
+		return -1;
+	return lookup_reg_by_name(P, name);
 }
 
 static void scope_push(struct px_parser *P)
@@ -322,9 +347,13 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 	e->shadow = s->val;
 	s->val = (int32_t)(P->nregents - 1);
 	if (!range) {
-		if (name.n && name.p[name.n - 1] >= '0' && name.p[name.n - 1] <= '9')
-			P->plain_digit_first[(unsigned char)name.p[0] >> 6] |=
-				(uint64_t)1 << ((unsigned char)name.p[0] & 63);
+		uint32_t k = name.n;
+		while (k > 0 && name.p[k - 1] >= '0' && name.p[k - 1] <= '9')
+			k--;
+		if (k < name.n) {
+			uint32_t shape = k > 0 ? plain_shape(name, k) : 0;
+			P->plain_digit_shapes[shape >> 6] |= (uint64_t)1 << (shape & 63);
+		}
 		struct px_regdecl *r = PX_VEC_PUSH(P->regs, P->nregs, P->capregs);
 		r->name = name;
 		r->type = type;
@@ -333,22 +362,29 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 		return true;
 	}
 	/* %r<N>: make the names %r0..%r(N-1) in one arena block, counting in
-	 * decimal text (no division per name) */
+	 * decimal text (no division per name); a short prefix and the digits
+	 * are each stored with one fixed-size copy (the block has room for the
+	 * bytes past the last name that those copies also write) */
 	size_t bytes = (size_t)count * name.n;
 	for (uint64_t lo = 0, hi = 10, d = 1; lo < count; lo = hi, hi *= 10, d++)
 		bytes += (size_t)((hi < count ? hi : count) - lo) * d;
-	char *buf = px_arena_alloc(P->ba, bytes ? bytes : 1);
+	char *buf = px_arena_alloc(P->ba, bytes + 16);
+	char pre[8] = {0};
+	bool short_pre = name.n <= sizeof pre;
+	if (short_pre)
+		memcpy(pre, name.p, name.n);
 	char num[12] = "0";
 	uint32_t nd = 1;
 	for (uint32_t i = 0; i < count; i++) {
 		struct px_regdecl *r = PX_VEC_PUSH(P->regs, P->nregs, P->capregs);
-		char *q = buf;
-		for (uint32_t j = 0; j < name.n; j++)
-			*q++ = name.p[j];
-		for (uint32_t j = 0; j < nd; j++)
-			*q++ = num[j];
-		r->name = px_str_make(buf, (size_t)(q - buf));
-		buf = q;
+		if (short_pre)
+			memcpy(buf, pre, sizeof pre);
+		else
+			memcpy(buf, name.p, name.n);
+		memcpy(buf + name.n, num, sizeof num);
+		uint32_t n = name.n + nd;
+		r->name = px_str_make(buf, n);
+		buf += n;
 		r->type = type;
 		r->vec = vec;
 		r->line = line;
@@ -1038,7 +1074,7 @@ static void reset_function(struct px_parser *P)
 	symtab_reset(&P->regtab);
 	symtab_reset(&P->labtab);
 	memset(P->reg_first, 0, sizeof P->reg_first);
-	memset(P->plain_digit_first, 0, sizeof P->plain_digit_first);
+	memset(P->plain_digit_shapes, 0, sizeof P->plain_digit_shapes);
 	forget_reg_lookups(P);
 	P->loc_file = P->loc_line = P->loc_col = 0;
 }

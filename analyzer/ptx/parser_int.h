@@ -78,16 +78,20 @@ struct px_parser {
 	struct px_insn *templates; size_t ntemplates, captemplates;
 	/* register lookups: the first bytes of the names declared in this
 	 * function (a name starting otherwise, such as a label or a parameter
-	 * in nvcc's output, is no register), the same for the plain names that
-	 * end in a digit (r0 in inline asm; not %r<N>), and the regtab slots of
-	 * recently resolved prefixes ("%r" of %r57), keyed by length and bytes.
-	 * The bitmaps are cleared at each function, the cache also when a
-	 * register is declared. */
-	uint64_t reg_first[4], plain_digit_first[4];
+	 * in nvcc's output, is no register); a hash set of the shapes (first
+	 * byte, byte before the trailing digits, their position: plain_shape in
+	 * parser.c) of the plain names that end in a digit (%p1 or r0 in inline
+	 * asm; not %r<N>); and the regtab slots of recently resolved prefixes
+	 * ("%r" of %r57), keyed by length and bytes (nvcc uses about six: %r %rd
+	 * %rs %p %f %fd; searched in order). The bitmaps are cleared at each
+	 * function, the cache also when a register is declared. */
+	uint64_t reg_first[4], plain_digit_shapes[4];
 	struct px_prefix_hit {
-		uint64_t key;
+		uint64_t key;          /* tail_word of the prefix */
+		uint32_t n;            /* its length */
 		struct px_symslot *slot;
-	} prefix_cache[16];
+	} prefix_cache[8];
+	uint32_t nprefix_cache;
 	struct px_regent *regents; size_t nregents, capregents;
 	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */
 	struct px_operand *ostk; size_t nostk, capostk; /* operands being built */

@@ -380,6 +380,50 @@ Test(registers, scopes_end_with_their_block)
 	done(&p);
 }
 
+Test(registers, numbered_names_plain_shadows_and_prefix_splits)
+{
+	/* %r<101> spells %r0..%r100 (the digit count grows twice); an inner
+	 * plain %p1 (inline asm) hides %p<4>'s %p1 only; a plain r0 and a label
+	 * ending in digits are no range names; %q12 resolves through %q1<5>
+	 * only because %q<10> has no 12th register, %q7 through %q<10> */
+	struct parsed p = parse(".version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
+	          "\t.reg .b32 %r<101>;\n\t.reg .pred %p<4>;\n\t.reg .b32 %q<10>;\n"
+	          "\t.reg .b32 %q1<5>;\n"
+	          "\tmov.u32 %r100, %r9;\n"
+	          "\t{\n\t.reg .pred %p1;\n\t.reg .u32 r0;\n\tsetp.ne.u32 %p1, r0, 0;\n"
+	          "\tsetp.ne.u32 %p2, %r10, 0;\n\t}\n"
+	          "\tsetp.ne.u32 %p1, %q12, %q7;\n"
+	          "$L__BB0_1:\n\t@%p1 bra $L__BB0_1;\n\tret;\n}\n");
+	ASSERT_CLEAN(p);
+	const struct px_func *f = &p.m->funcs[0];
+	cr_assert_eq(f->nregs, 101 + 4 + 10 + 5 + 2);
+	for (uint32_t i = 0; i < 101; i++) {
+		char want[8];
+		snprintf(want, sizeof want, "%%r%u", i);
+		cr_assert(px_str_eqc(f->regs[i].name, want), "%s", want);
+	}
+	cr_assert(px_str_eqc(f->regs[101].name, "%p0"));
+	cr_assert(px_str_eqc(f->regs[115].name, "%q10"));   /* %q1<5>'s first */
+	cr_assert(px_str_eqc(f->regs[119].name, "%q14"));
+	const struct px_insn *in = &f->insns[0];
+	cr_assert_eq(in->opnds[0].reg, 100);
+	cr_assert_eq(in->opnds[1].reg, 9);
+	in = &f->insns[1];
+	cr_assert_eq(in->opnds[0].reg, 120);                 /* the inner plain %p1 */
+	cr_assert_eq(in->opnds[1].reg, 121);                 /* r0 */
+	in = &f->insns[2];
+	cr_assert_eq(in->opnds[0].reg, 103);                 /* %p2: the outer range */
+	cr_assert_eq(in->opnds[1].reg, 10);
+	in = &f->insns[3];
+	cr_assert_eq(in->opnds[0].reg, 102);                 /* %p1 outside the block */
+	cr_assert_eq(in->opnds[1].reg, 117);                 /* %q12 = %q1<5>'s 2 */
+	cr_assert_eq(in->opnds[2].reg, 112);                 /* %q7 = %q<10>'s 7 */
+	in = &f->insns[4];
+	cr_assert_eq(in->guard, 102);
+	cr_assert_eq(in->opnds[0].kind, PX_OPND_SYM);        /* the label */
+	done(&p);
+}
+
 /* ---- instructions ---- */
 
 Test(insns, modifier_decoding)
