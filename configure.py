@@ -152,6 +152,7 @@ FUZZ = [
     'fuzz/fuzz_ptx.c',
     'fuzz/fuzz_ptxas.c',
     'fuzz/fuzz_report.c',
+    'fuzz/fuzz_simt.c',
 ]
 
 # Benchmark programs (bench/NAME.c -> build/NAME, linked with the library),

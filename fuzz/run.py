@@ -47,7 +47,7 @@ BATCH_LINES = [
 
 def seeds(target):
     """The seed inputs of a target, as (name, bytes)."""
-    if target == 'fuzz_report':
+    if target in ('fuzz_report', 'fuzz_simt'):
         out = []
         for i, f in enumerate(files(*PTX)):
             out.append(('%d' % i, bytes([(i * 37) & 0x7f]) + read(f)))
