@@ -254,6 +254,7 @@ static bool bridge(const struct px_cuda_file *f, const char *path, const char *t
 		struct px_suppressions none = {0};
 		struct px_lint_result mine = {0};
 		const char *one[1] = {arch};
+		size_t ndiag = diags->n;
 		size_t nl_;
 		struct px_lint_launch *launches = source_launches(f, &nl_);
 		px_lint_ptx_rules(ptx, &rep, &ropt, cfg, eff, opt, one, 1, rep.module->text, rep.module->len, &none,
@@ -263,6 +264,21 @@ static bool bridge(const struct px_cuda_file *f, const char *path, const char *t
 		px_lint_compat(ptx, rep.module->text, rep.module->len, &rep, one, 1, eff, opt, &mine, diags);
 		uint32_t nl;
 		uint32_t *map = loc_map(rep.module->text, rep.module->len, path, &nl);
+		/* the PTX side's notes (the verifier's) at the .cu line too */
+		for (size_t i = ndiag; i < diags->n; i++) {
+			struct px_diag *g = &diags->items[i];
+			if (g->severity != PX_NOTE || strcmp(g->file, ptx) != 0)
+				continue;
+			uint32_t line = g->line && g->line <= nl ? map[g->line] : 0;
+			char *m = xasprintf("%s (nvcc's PTX for %s%s%.0u)", g->message, arch, g->line ? ", line " : "",
+			                    g->line);
+			free(g->message);
+			g->message = m;
+			free(g->file);
+			g->file = xstrdup(path);
+			g->line = line;
+			g->column = 0;
+		}
 		for (size_t i = 0; i < mine.n; i++) {
 			struct px_finding *x = &mine.items[i];
 			uint32_t line = x->line && x->line <= nl ? map[x->line] : 0;
@@ -361,8 +377,17 @@ bool px_lint_cuda(const char *path, const char *text, size_t len, const struct p
 	for (size_t i = 0; i < bo.found.n; i++) {
 		struct px_finding *x = &bo.found.items[i];
 		bool dup = false;
-		for (size_t q = 0; q < nsrc && !dup; q++)
-			dup = mine.items[q].line == x->line && !strcmp(mine.items[q].rule, x->rule);
+		for (size_t q = 0; q < nsrc && !dup; q++) {
+			struct px_finding *y = &mine.items[q];
+			dup = y->line == x->line && !strcmp(y->rule, x->rule);
+			/* the simulation's proof of a finding the source analyses made too */
+			const char *proof = dup ? strstr(x->message, "; simulated: ") : NULL;
+			if (proof && !strstr(y->message, "; simulated: ")) {
+				char *m = xasprintf("%s%s", y->message, proof);
+				free(y->message);
+				y->message = m;
+			}
+		}
 		if (dup)
 			continue;
 		*PX_VEC_PUSH(mine.items, mine.n, mine.cap) = *x;

@@ -207,6 +207,7 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 		so.budget = (uint64_t)budget;
 		so.dynamic_shared = cfg->dynamic_shared;
 		so.arch = arch;
+		so.stop_at_guess = true;   /* nothing after the first guess is reported */
 		struct px_diags sd = {0};
 		bool ok = px_simt_func(m, k->func_index, path, &so, &s->res[ki], &sd);
 		if (!ok) {

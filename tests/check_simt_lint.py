@@ -12,7 +12,7 @@ Checks that:
    committed PTX; no CUDA needed): findings at the .cu lines of the `.loc`
    (the shuffle inside an inlined intrinsic at its `inlined_at` line);
  - no guessed verdict: without --param the kernel whose shuffle depends on
-   the unknown n gets a note, no finding; without a launch block the kernels
+   the unknown n gets a note (at the .cu line through the bridge), no finding; without a launch block the kernels
    are not simulated (a note), so no simulated finding;
  - a budget too small for the kernel gives a note, not a verdict;
  - `ptxray simt hot.cu` (fake nvcc, committed PTX) times the loops of the
@@ -157,6 +157,14 @@ def main():
                            ('shuffle-mask', 18), ('divergent-barrier', 6)):
             check((rule, line) in lines, '.cu: %s at seeded.cu:%d (.loc%s)'
                   % (rule, line, ', inlined_at' if rule == 'shuffle-mask' else ''))
+
+        db = [x for x in d or [] if x['rule'] == 'divergent-barrier' and x['line'] == 6]
+        check(len(db) == 1 and '; simulated: barrier reached by thread (96,0,0) but not by thread (100,0,0)'
+              in db[0]['message'], '.cu: the source finding of divergent-barrier carries the simulation\'s proof: %s'
+              % [x['message'] for x in db])
+        p, d = lint_json(build, ['--nvcc', fake, '--block', '256', cu], env)
+        check('%s:16:1: note: kernel shfl_after_exit: from here the simulation follows the unknown-value policy' % cu
+              in p.stderr, '.cu: the verifier\'s note sits at the .cu line of the unknown branch (seeded.cu:16)')
 
         # 5. simt FILE.cu: hot loops and the launch annotation
         hcu = os.path.join(tmp, 'hot.cu')

@@ -63,6 +63,8 @@ struct px_simt_options {
 	uint64_t budget;              /* warp-instructions at most (0 = 50 million) */
 	uint32_t dynamic_shared;      /* bytes of dynamic shared memory (0 = 48 KiB less static when used) */
 	const struct px_arch *arch;   /* timing table; required */
+	bool stop_at_guess;           /* stop when the unknown-value policy first decides (lint:
+	                               * what follows would not be reported) */
 };
 
 struct px_simt_loop {

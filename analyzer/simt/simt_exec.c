@@ -67,6 +67,10 @@ void sim_guess(struct sim *s, uint32_t pc)
 {
 	if (!s->res->guess_line)
 		s->res->guess_line = s->ins[pc].in->line;
+	if (s->opt->stop_at_guess) {
+		s->stop = true;
+		s->stop_reason = "unknown";
+	}
 }
 
 const char *sim_thread(const struct sim *s, uint32_t t, char buf[48])
