@@ -14,7 +14,10 @@
  * enabled verifier rules). Rules report only violations found before the
  * policy decided anything on an unknown value (a violation after a guessed
  * branch, guard or store is no proof): for those, and when the budget runs
- * out, a note says what was not checked instead of a verdict. */
+ * out, a note says what was not checked instead of a verdict. The second
+ * parse streams (each kernel is simulated as soon as its body is parsed,
+ * then the body is dropped), so memory holds one body at a time; the
+ * `.file` names, which nvcc writes at the end, are scanned first. */
 #include <stdio.h>
 #include <string.h>
 
@@ -128,6 +131,153 @@ static const struct px_arch *timing_arch(const struct px_lint_options *opt, cons
 	return d ? d : a;
 }
 
+/* What simulating the kernels of one file needs (the parse hook's context). */
+struct sim_ctx {
+	const char *path;
+	const struct px_file_report *rep;
+	const struct px_report_options *ropt;
+	const struct px_config *cfg;
+	const struct px_lint_options *opt;
+	const struct px_lint_launch *launches;
+	size_t nlaunches;
+	const struct px_arch *arch;
+	uint64_t budget;
+	char **file_names;              /* by .file number (pre-scanned: nvcc writes them last) */
+	uint32_t nfile_names;
+	uint32_t *kernel_of;            /* per function index: report kernel + 1, 0 none */
+	uint32_t nfuncs_known;
+	struct px_lint_sims *sims;
+	struct px_buf skipped;          /* kernels without a launch block (one note) */
+	uint32_t nskipped;
+	struct px_diags *diags;
+};
+
+/* The `.file N "name"` directives of text, wherever they are. */
+static void scan_files(struct sim_ctx *c, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *q = p;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		size_t rest = (size_t)(le - q);
+		if (rest > 6 && memcmp(q, ".file", 5) == 0 && (q[5] == ' ' || q[5] == '\t')) {
+			unsigned long num = strtoul(q + 5, NULL, 10);
+			const char *a = memchr(q, '"', rest);
+			const char *b = a ? memchr(a + 1, '"', (size_t)(le - a - 1)) : NULL;
+			if (b && num < 65536) {
+				if (num >= c->nfile_names) {
+					c->file_names = xrealloc(c->file_names, (num + 1) * sizeof *c->file_names);
+					memset(c->file_names + c->nfile_names, 0, (num + 1 - c->nfile_names) * sizeof *c->file_names);
+					c->nfile_names = (uint32_t)num + 1;
+				}
+				free(c->file_names[num]);
+				c->file_names[num] = xstrndup(a + 1, (size_t)(b - a - 1));
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* Simulates function fi of m (report kernel ki) if the verifier can find
+ * something in it and its block is known; notes go to c->diags. */
+static void simulate_one(struct sim_ctx *c, struct px_module *m, uint32_t fi, size_t ki)
+{
+	const struct px_kernel_report *k = &c->rep->kernels[ki];
+	const struct px_lint_options *opt = c->opt;
+	struct px_func *f = &m->funcs[fi];
+	const px_str kn = c->rep->module->funcs[k->func_index].name;
+	if (!f->is_entry || !f->has_body || f->name.n != kn.n || memcmp(f->name.p, kn.p, kn.n) != 0 ||
+	    !worth_simulating(k, f))
+		return;
+	char kname[256];
+	px_rule_kernel_name(k, kname, sizeof kname);
+	uint32_t block[3];
+	const char *why, *from = sim_block(k, f, c->launches, c->nlaunches, block, &why);
+	if (!from) {
+		/* one note per file for these: a file of such kernels is common */
+		if (c->nskipped < 3)
+			px_buf_printf(&c->skipped, "%s%s (%s)", c->nskipped ? ", " : "", kname, why);
+		c->nskipped++;
+		return;
+	}
+	/* the --param values that name one of this kernel's parameters (lint
+	 * applies them to every kernel of the file) */
+	struct px_param_value *pv = xcalloc(opt->nparams + 1, sizeof *pv);
+	uint32_t npv = 0;
+	for (uint32_t p = 0; p < opt->nparams; p++) {
+		const char *name = opt->params[p].name;
+		size_t nlen = strcspn(name, "=");
+		char *end;
+		unsigned long idx = strtoul(name, &end, 10);
+		bool by_index = end == name + nlen && nlen > 0, found = false;
+		for (uint32_t i = 0; i < f->nparams && !found; i++)
+			found = (by_index && idx == i) || px_str_eq(f->params[i].name, px_str_make(name, nlen));
+		if (found)
+			pv[npv++] = opt->params[p];
+	}
+	struct px_simt_options so = {0};
+	memcpy(so.block, block, sizeof so.block);
+	memcpy(so.grid, c->ropt->grid, sizeof so.grid);
+	so.params = pv;
+	so.nparams = npv;
+	so.iters = 64;
+	so.budget = c->budget;
+	so.dynamic_shared = c->cfg->dynamic_shared;
+	so.arch = c->arch;
+	so.file_names = (const char *const *)c->file_names;
+	so.nfile_names = c->nfile_names;
+	so.stop_at_guess = true;   /* nothing after the first guess is reported */
+	struct px_diags sd = {0};
+	struct px_lint_sims *s = c->sims;
+	const char *path = c->path;
+	struct px_diags *diags = c->diags;
+	bool ok = px_simt_func(m, fi, path, &so, &s->res[ki], &sd);
+	if (!ok) {
+		/* the static analyses accepted the kernel: say why it was not simulated */
+		px_diag_add(diags, PX_NOTE, path, k->line, 0, NULL,
+		            "kernel %s was not simulated (%s): the verifier rules did not check it", kname,
+		            sd.n ? sd.items[0].message : "no reason given");
+		px_simt_result_free(&s->res[ki]);
+	} else {
+		s->have[ki] = true;
+		const struct px_simt_result *r = &s->res[ki];
+		uint32_t guessed = 0;
+		for (uint32_t v = 0; v < r->nviol; v++)
+			guessed += r->viol[v].guessed;
+		if (r->budget_out)
+			px_diag_add(diags, PX_NOTE, path, k->line, 0, NULL,
+			            "kernel %s: the simulation stopped at its budget (%llu warp-instructions): the "
+			            "verifier rules checked only what ran (raise it: `rules: {shared-race: {threshold: N}}`)",
+			            kname, (unsigned long long)so.budget);
+		if (r->guess_line && guessed)
+			px_diag_add(diags, PX_NOTE, path, r->guess_line, 0, NULL,
+			            "kernel %s: from here the simulation follows the unknown-value policy (a value "
+			            "the launch does not fix: give it with --param or the launch in .ptxray.yaml); "
+			            "%u possible violation%s found after this point %s not reported", kname, guessed,
+			            guessed == 1 ? "" : "s", guessed == 1 ? "is" : "are");
+		else if (r->guess_line)
+			px_diag_add(diags, PX_NOTE, path, r->guess_line, 0, NULL,
+			            "kernel %s: from here the simulation follows the unknown-value policy (a value "
+			            "the launch does not fix: give it with --param or the launch in .ptxray.yaml): "
+			            "what runs after this point is not verified", kname);
+	}
+	px_diags_free(&sd);
+	free(pv);
+}
+
+/* The parse hook: each kernel is simulated as soon as its body is parsed,
+ * then the body goes (memory holds one body at a time). */
+static void on_function(void *ctx, struct px_module *m, uint32_t fi)
+{
+	struct sim_ctx *c = ctx;
+	if (fi < c->nfuncs_known && c->kernel_of[fi])
+		simulate_one(c, m, fi, c->kernel_of[fi] - 1);
+	px_func_drop_body(&m->funcs[fi]);
+}
+
 struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_report *rep,
                                       const struct px_report_options *ropt, const struct px_config *cfg,
                                       const struct px_effective *eff, const struct px_lint_options *opt,
@@ -148,108 +298,39 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 	const struct px_arch *arch = any ? timing_arch(opt, archs, narchs) : NULL;
 	if (!arch || !rep->nkernels)
 		return NULL;
-	if (budget < 1)
-		budget = DEFAULT_BUDGET;
+	struct px_lint_sims *s = xcalloc(1, sizeof *s);
+	s->n = rep->nkernels;
+	s->res = xcalloc(s->n + 1, sizeof *s->res);
+	s->have = xcalloc(s->n + 1, sizeof *s->have);
+	struct sim_ctx c = {.path = path, .rep = rep, .ropt = ropt, .cfg = cfg, .opt = opt,
+	                    .launches = launches, .nlaunches = nlaunches, .arch = arch,
+	                    .budget = budget >= 1 ? (uint64_t)budget : DEFAULT_BUDGET, .sims = s,
+	                    .diags = diags};
+	c.nfuncs_known = rep->module->nfuncs;
+	c.kernel_of = xcalloc(c.nfuncs_known + 1, sizeof *c.kernel_of);
+	for (size_t ki = 0; ki < rep->nkernels; ki++)
+		if (rep->kernels[ki].func_index < c.nfuncs_known)
+			c.kernel_of[rep->kernels[ki].func_index] = (uint32_t)ki + 1;
+	scan_files(&c, text, len);
+	/* a second parse, streamed: the report dropped the bodies */
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = 0;
 	struct px_diags pd = {0};
-	struct px_module *m = px_ptx_parse(path, copy, len, &pd);
+	struct px_parse_hook hook = {.function = on_function, .ctx = &c, .body_arenas = true};
+	s->m = px_ptx_parse_hooked(path, copy, len, &pd, &hook);
 	px_diags_free(&pd);
-	struct px_lint_sims *s = xcalloc(1, sizeof *s);
-	s->m = m;
-	s->n = rep->nkernels;
-	s->res = xcalloc(s->n + 1, sizeof *s->res);
-	s->have = xcalloc(s->n + 1, sizeof *s->have);
-	struct px_buf skipped = {0};
-	uint32_t nskipped = 0;
-	for (size_t ki = 0; ki < rep->nkernels; ki++) {
-		const struct px_kernel_report *k = &rep->kernels[ki];
-		if (k->func_index >= m->nfuncs)
-			continue;
-		struct px_func *f = &m->funcs[k->func_index];
-		const px_str kn = rep->module->funcs[k->func_index].name;
-		if (!f->is_entry || !f->has_body || f->name.n != kn.n || memcmp(f->name.p, kn.p, kn.n) != 0 ||
-		    !worth_simulating(k, f))
-			continue;
-		char kname[256];
-		px_rule_kernel_name(k, kname, sizeof kname);
-		uint32_t block[3];
-		const char *why, *from = sim_block(k, f, launches, nlaunches, block, &why);
-		if (!from) {
-			/* one note per file for these: a file of such kernels is common */
-			if (nskipped < 3)
-				px_buf_printf(&skipped, "%s%s (%s)", nskipped ? ", " : "", kname, why);
-			nskipped++;
-			continue;
-		}
-		/* the --param values that name one of this kernel's parameters (lint
-		 * applies them to every kernel of the file) */
-		struct px_param_value *pv = xcalloc(opt->nparams + 1, sizeof *pv);
-		uint32_t npv = 0;
-		for (uint32_t p = 0; p < opt->nparams; p++) {
-			const char *name = opt->params[p].name;
-			size_t nlen = strcspn(name, "=");
-			char *end;
-			unsigned long idx = strtoul(name, &end, 10);
-			bool by_index = end == name + nlen && nlen > 0, found = false;
-			for (uint32_t i = 0; i < f->nparams && !found; i++)
-				found = (by_index && idx == i) || px_str_eq(f->params[i].name, px_str_make(name, nlen));
-			if (found)
-				pv[npv++] = opt->params[p];
-		}
-		struct px_simt_options so = {0};
-		memcpy(so.block, block, sizeof so.block);
-		memcpy(so.grid, ropt->grid, sizeof so.grid);
-		so.params = pv;
-		so.nparams = npv;
-		so.iters = 64;
-		so.budget = (uint64_t)budget;
-		so.dynamic_shared = cfg->dynamic_shared;
-		so.arch = arch;
-		so.stop_at_guess = true;   /* nothing after the first guess is reported */
-		struct px_diags sd = {0};
-		bool ok = px_simt_func(m, k->func_index, path, &so, &s->res[ki], &sd);
-		if (!ok) {
-			/* the static analyses accepted the kernel: say why it was not simulated */
-			px_diag_add(diags, PX_NOTE, path, k->line, 0, NULL,
-			            "kernel %s was not simulated (%s): the verifier rules did not check it", kname,
-			            sd.n ? sd.items[0].message : "no reason given");
-			px_simt_result_free(&s->res[ki]);
-		} else {
-			s->have[ki] = true;
-			const struct px_simt_result *r = &s->res[ki];
-			uint32_t guessed = 0;
-			for (uint32_t v = 0; v < r->nviol; v++)
-				guessed += r->viol[v].guessed;
-			if (r->budget_out)
-				px_diag_add(diags, PX_NOTE, path, k->line, 0, NULL,
-				            "kernel %s: the simulation stopped at its budget (%llu warp-instructions): the "
-				            "verifier rules checked only what ran (raise it: `rules: {shared-race: {threshold: N}}`)",
-				            kname, (unsigned long long)so.budget);
-			if (r->guess_line && guessed)
-				px_diag_add(diags, PX_NOTE, path, r->guess_line, 0, NULL,
-				            "kernel %s: from here the simulation follows the unknown-value policy (a value "
-				            "the launch does not fix: give it with --param or the launch in .ptxray.yaml); "
-				            "%u possible violation%s found after this point %s not reported", kname, guessed,
-				            guessed == 1 ? "" : "s", guessed == 1 ? "is" : "are");
-			else if (r->guess_line)
-				px_diag_add(diags, PX_NOTE, path, r->guess_line, 0, NULL,
-				            "kernel %s: from here the simulation follows the unknown-value policy (a value "
-				            "the launch does not fix: give it with --param or the launch in .ptxray.yaml): "
-				            "what runs after this point is not verified", kname);
-		}
-		px_diags_free(&sd);
-		free(pv);
-	}
-	if (nskipped) {
+	if (c.nskipped)
 		px_diag_add(diags, PX_NOTE, path, 0, 0, NULL,
 		            "%u kernel%s not simulated, so the verifier rules did not check %s: %.*s%s (give --block, "
 		            "`launch:` in .ptxray.yaml, __launch_bounds__ or a `// ptxray: launch` annotation)",
-		            nskipped, nskipped == 1 ? " was" : "s were", nskipped == 1 ? "it" : "them", (int)skipped.n, skipped.p,
-		            nskipped > 3 ? " and others" : "");
-	}
-	px_buf_free(&skipped);
+		            c.nskipped, c.nskipped == 1 ? " was" : "s were", c.nskipped == 1 ? "it" : "them",
+		            (int)c.skipped.n, c.skipped.p, c.nskipped > 3 ? " and others" : "");
+	px_buf_free(&c.skipped);
+	for (uint32_t i = 0; i < c.nfile_names; i++)
+		free(c.file_names[i]);
+	free(c.file_names);
+	free(c.kernel_of);
 	return s;
 }
 

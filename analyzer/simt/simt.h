@@ -63,6 +63,12 @@ struct px_simt_options {
 	uint64_t budget;              /* warp-instructions at most (0 = 50 million) */
 	uint32_t dynamic_shared;      /* bytes of dynamic shared memory (0 = 48 KiB less static when used) */
 	const struct px_arch *arch;   /* timing table; required */
+	/* the names of the `.file` entries by number (file_names[i], i < nfile_names;
+	 * NULL entries unknown), for a module whose `.file` directives the parser
+	 * has not reached yet (nvcc writes them at the end; lint simulates each
+	 * kernel as it is parsed); px_module_file's are used first */
+	const char *const *file_names;
+	uint32_t nfile_names;
 	bool stop_at_guess;           /* stop when the unknown-value policy first decides (lint:
 	                               * what follows would not be reported) */
 };

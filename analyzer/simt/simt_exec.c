@@ -49,9 +49,10 @@ struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t p
 	v->line = in->line;
 	v->col = in->col;
 	v->loc_line = in->loc_line;
-	const struct px_file_entry *fe = in->loc_file ? px_module_file(s->m, in->loc_file) : NULL;
-	if (fe)
-		v->source_file = px_arena_strndup(s->m->arena, fe->name.p, fe->name.n);
+	const char *fp;
+	size_t fn;
+	if (in->loc_file && sim_file_name(s, in->loc_file, &fp, &fn))
+		v->source_file = px_arena_strndup(s->m->arena, fp, fn);
 	va_list ap;
 	va_start(ap, fmt);
 	v->message = xvasprintf(fmt, ap);
@@ -80,20 +81,37 @@ const char *sim_thread(const struct sim *s, uint32_t t, char buf[48])
 	return buf;
 }
 
+bool sim_file_name(const struct sim *s, uint32_t idx, const char **p, size_t *n)
+{
+	const struct px_file_entry *fe = px_module_file(s->m, idx);
+	if (fe) {
+		*p = fe->name.p;
+		*n = fe->name.n;
+		return true;
+	}
+	if (idx < s->opt->nfile_names && s->opt->file_names[idx]) {
+		*p = s->opt->file_names[idx];
+		*n = strlen(*p);
+		return true;
+	}
+	return false;
+}
+
 const char *sim_where(const struct sim *s, uint32_t pc, char buf[160])
 {
 	const struct px_insn *in = s->ins[pc].in;
-	const struct px_file_entry *fe = in->loc_file && in->loc_line ? px_module_file(s->m, in->loc_file) : NULL;
-	if (!fe) {
+	const char *fp;
+	size_t fn;
+	if (!in->loc_file || !in->loc_line || !sim_file_name(s, in->loc_file, &fp, &fn)) {
 		snprintf(buf, 160, "PTX line %u", in->line);
 		return buf;
 	}
-	const char *name = fe->name.p;
-	size_t n = fe->name.n;
-	for (size_t i = 0; i < fe->name.n; i++)
-		if (fe->name.p[i] == '/') {
-			name = fe->name.p + i + 1;
-			n = fe->name.n - i - 1;
+	const char *name = fp;
+	size_t n = fn;
+	for (size_t i = 0; i < fn; i++)
+		if (fp[i] == '/') {
+			name = fp + i + 1;
+			n = fn - i - 1;
 		}
 	snprintf(buf, 160, "%.*s:%u (PTX line %u)", (int)(n > 100 ? 100 : n), name, in->loc_line, in->line);
 	return buf;

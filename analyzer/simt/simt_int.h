@@ -153,6 +153,9 @@ struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t p
  * unknown value, a store to an unknown address): later findings are marked
  * guessed. */
 void sim_guess(struct sim *s, uint32_t pc);
+/* The name of .file entry idx (the module's, else opt->file_names'): true
+ * with *p, *n set. */
+bool sim_file_name(const struct sim *s, uint32_t idx, const char **p, size_t *n);
 /* "(x,y,z)" of linear thread t in the block. */
 const char *sim_thread(const struct sim *s, uint32_t t, char buf[48]);
 /* "PTX line N" or "file.cu:L (PTX line N)" of instruction pc. */
