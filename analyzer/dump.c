@@ -72,6 +72,29 @@ static void one_ref(struct px_buf *out, const char *what, uint32_t b, uint32_t e
 }
 
 /* Requires: fill_cfg (idom/ipdom printed when filled). */
+void px_dump_callees(struct px_buf *out, const struct px_module *m, const struct px_func *f)
+{
+	heading(out, f, "callees");
+	px_buf_printf(out, "%u direct", f->ncallees);
+	for (uint32_t i = 0; i < f->ncallees; i++)
+		px_buf_printf(out, " " PX_STR_FMT, PX_STR_ARG(m->funcs[f->callees[i]].name));
+	if (f->has_indirect_call)
+		px_buf_puts(out, ", indirect calls");
+	px_buf_puts(out, "\n");
+}
+
+void px_dump_regs(struct px_buf *out, const struct px_module *m, const struct px_func *f)
+{
+	(void)m;
+	heading(out, f, "regs");
+	if (!f->estimated) {
+		px_buf_puts(out, "not computed\n");
+		return;
+	}
+	px_buf_printf(out, "reg_estimate %u, reg_demand %u, cap %u\n", f->reg_estimate,
+	              f->reg_demand, px_reg_cap(f));
+}
+
 void px_dump_cfg(struct px_buf *out, const struct px_module *m, const struct px_func *f)
 {
 	heading(out, f, "cfg");

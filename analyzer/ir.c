@@ -147,7 +147,14 @@ void px_func_drop_body(struct px_func *f)
 {
 	if (!f->body_arena)
 		return;
-	px_arena_delete(f->body_arena);
+	px_arena_delete(px_func_detach_body(f));
+}
+
+struct px_arena *px_func_detach_body(struct px_func *f)
+{
+	struct px_arena *a = f->body_arena;
+	if (!a)
+		return NULL;
 	f->body_arena = NULL;
 	f->body_dropped = true;
 	f->insns = NULL;
@@ -168,6 +175,7 @@ void px_func_drop_body(struct px_func *f)
 	f->loops = NULL;
 	f->nloops = 0;
 	f->an = NULL;
+	return a;
 }
 
 void px_module_delete(struct px_module *m)

@@ -325,8 +325,10 @@ struct px_func {
 	int32_t *op_regs;
 	/* ---- filled by fill_cfg ---- */
 	struct px_block *blocks; uint32_t nblocks;    /* blocks[0] is the entry */
+	/* ---- filled by fill_callees (module arena) ---- */
 	uint32_t *callees; uint32_t ncallees;         /* module function indices called directly */
 	bool has_indirect_call;
+	/* ---- filled by fill_cfg ---- */
 	uint32_t *rpo_order; uint32_t nrpo;           /* reachable blocks in reverse post-order (rpo_order[0] = 0) */
 	/* ---- filled by fill_dom / fill_postdom ---- */
 	uint32_t exit_block;  /* virtual exit for post-dominators: == nblocks */
@@ -340,6 +342,10 @@ struct px_func {
 	uint32_t reg_demand;        /* the same before the caps (.maxnreg, launch bounds, 255):
 	                             * above the cap, ptxas must spill (spill prediction) */
 	uint32_t max_live_insn;     /* instruction where max_live is first reached; UINT32_MAX if none */
+	uint32_t reg_wpeak;         /* fill_live: the weighted peak fill_regs estimates from */
+	bool live_done;             /* fill_live found blocks to measure (else no estimate) */
+	/* ---- filled by fill_regs ---- */
+	bool estimated;             /* reg_estimate/reg_demand are final (callees included) */
 	/* ---- filled by fill_mentions (module arena: outlives the body) ---- */
 	uint32_t *mod_mentions; uint32_t nmod_mentions;  /* module variables the code names, sorted indices */
 	/* ---- filled by fill_affine / fill_uniform / fill_access (analysis.h) ---- */
@@ -403,6 +409,10 @@ struct px_arena *px_func_arena(struct px_module *m, struct px_func *f);
 /* Frees f's body arena and clears every pointer into it (insns, labels,
  * regs, btargets, blocks, rpo_order, loops). No-op without a body arena. */
 void px_func_drop_body(struct px_func *f);
+/* The same without freeing: f forgets its body (as px_func_drop_body
+ * leaves it) and the body arena is returned, now the caller's to free
+ * (NULL without one). For handing a body to another thread. */
+struct px_arena *px_func_detach_body(struct px_func *f);
 
 /* Looks a .file index up; NULL if absent. */
 const struct px_file_entry *px_module_file(const struct px_module *m, uint32_t index);
@@ -455,7 +465,21 @@ enum px_pass {
 	PX_PASS_ACCESS = 1u << 8,
 	PX_PASS_OPERANDS = 1u << 10,
 	PX_PASS_EVENTS = 1u << 11,
+	PX_PASS_CALLEES = 1u << 12,
+	PX_PASS_REGS = 1u << 13,
 };
+/* What a pass may read besides its own function, which decides where a
+ * caller that analyses functions on several threads may run it. The table
+ * is ordered by stage (a unit test checks it).
+ *  PX_STAGE_PRE    other functions' declarations (m->funcs): run on the
+ *                  thread that owns the module, while the body is there;
+ *  PX_STAGE_LOCAL  only f, the module variables declared before f's end,
+ *                  m->launch and m->path; allocates what outlives the body
+ *                  in m->arena: may run on any thread against a view of
+ *                  the module (report.c);
+ *  PX_STAGE_POST   other functions' results (a callee's estimate): run in
+ *                  file order on the owning thread; needs no body. */
+enum px_stage { PX_STAGE_PRE, PX_STAGE_LOCAL, PX_STAGE_POST };
 /* Runs every pass over every function with a body, in order. With verify
  * set (debug builds), checks the IR between passes; a broken invariant is
  * reported as an error diagnostic. Returns false on error. */
@@ -463,6 +487,11 @@ bool px_pipeline_run(struct px_module *m, struct px_diags *diags, bool verify);
 /* The same for one function (see pipeline.c for what it requires). */
 bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diags *diags,
                           bool verify);
+/* Only the passes of one stage, in order (verify: as above, assuming the
+ * earlier stages have run; ignored for PX_STAGE_POST, which runs without a
+ * body). px_pipeline_run_func == PRE, LOCAL, POST. */
+bool px_pipeline_run_stage(struct px_module *m, struct px_func *f, struct px_diags *diags,
+                           bool verify, enum px_stage stage);
 
 /* The pass table, in pipeline order (names as in --dump=NAME). */
 struct px_buf;
@@ -470,6 +499,7 @@ struct px_pass_info {
 	const char *name;       /* "cfg", "dom", "postdom", "loops", "live" */
 	unsigned bit;           /* enum px_pass */
 	unsigned needs;         /* enum px_pass bits that must have run before */
+	uint8_t stage;          /* enum px_stage */
 	const char *fills;      /* the fields it fills, in words */
 	const char *desc;       /* one line for --help and --dump=list */
 	void (*run)(struct px_module *m, struct px_func *f, struct px_diags *diags);
@@ -481,11 +511,13 @@ const struct px_pass_info *px_passes(size_t *n);
 const struct px_pass_info *px_pass_find(const char *name);
 
 void fill_operands(struct px_module *m, struct px_func *f);
+void fill_callees(struct px_module *m, struct px_func *f);
 void fill_cfg(struct px_module *m, struct px_func *f, struct px_diags *diags);
 void fill_dom(struct px_module *m, struct px_func *f);
 void fill_postdom(struct px_module *m, struct px_func *f);
 void fill_loops(struct px_module *m, struct px_func *f);
 void fill_live(struct px_module *m, struct px_func *f);
+void fill_regs(struct px_module *m, struct px_func *f);
 void fill_mentions(struct px_module *m, struct px_func *f);
 bool px_ir_verify(const struct px_module *m, const struct px_func *f,
                   unsigned passes_done, struct px_diags *diags);
@@ -507,6 +539,8 @@ void px_buf_printf(struct px_buf *b, const char *fmt, ...) PX_PRINTF(2, 3);
 void px_buf_puts(struct px_buf *b, const char *s);
 void px_buf_putn(struct px_buf *b, const char *s, size_t n);
 void px_buf_free(struct px_buf *b);
+void px_dump_callees(struct px_buf *out, const struct px_module *m, const struct px_func *f);
+void px_dump_regs(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_cfg(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_dom(struct px_buf *out, const struct px_module *m, const struct px_func *f);
 void px_dump_postdom(struct px_buf *out, const struct px_module *m, const struct px_func *f);

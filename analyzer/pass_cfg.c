@@ -12,9 +12,11 @@
  *   ret/exit/trap    none; guarded: the fall-through block
  *   anything else    the fall-through block, if there is one
  *
- * `call` does not end a block: it returns to the next instruction. Direct
- * callees are recorded (module function indices, sorted, no duplicates);
- * an indirect call (a register target) sets has_indirect_call.
+ * `call` does not end a block: it returns to the next instruction.
+ * fill_callees, a pass of its own because it reads the module's other
+ * functions (PX_STAGE_PRE), records the direct callees (module function
+ * indices, sorted, no duplicates); an indirect call (a register target)
+ * sets has_indirect_call.
  *
  * Conventions: a function with a body always has at least one block; an
  * empty body has exactly one empty block [0, 0). A label placed after the
@@ -182,8 +184,9 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Requires: f's instructions and labels (the parser's output).
- * Fills: f->callees/ncallees and f->has_indirect_call. */
-static void fill_callees(struct px_module *m, struct px_func *f)
+ * Fills: f->callees/ncallees and f->has_indirect_call. Reads m->funcs
+ * (the functions declared so far): PX_STAGE_PRE. */
+void fill_callees(struct px_module *m, struct px_func *f)
 {
 	uint32_t *cs = NULL, n = 0, cap = 0;
 	f->has_indirect_call = false;
@@ -264,8 +267,7 @@ static void fill_rpo(struct px_module *m, struct px_func *f)
 /* Requires: a function with a body as the parser fills it (instructions,
  * labels, branch target lists; register ids already resolved).
  * Fills: blocks (first/end, succs, preds, rpo, reachable; the other block
- * fields are reset to "not computed"), insn->block, rpo_order, callees,
- * has_indirect_call. Reports undefined branch targets to diags. */
+ * fields are reset to "not computed"), insn->block, rpo_order. Reports undefined branch targets to diags. */
 void fill_cfg(struct px_module *m, struct px_func *f, struct px_diags *diags)
 {
 	uint32_t ni = f->ninsns;
@@ -374,7 +376,6 @@ void fill_cfg(struct px_module *m, struct px_func *f, struct px_diags *diags)
 		bl->live_in = bl->live_out = NULL;
 	}
 	fill_rpo(m, f);
-	fill_callees(m, f);
 	f->exit_block = nb;
 
 	free(fillp);

@@ -698,7 +698,8 @@ static void find_classes(const struct px_func *f, uint32_t *cls)
 
 /* The register count ptxas reports ("Used N registers"), from the weighted
  * peak (tenths of units, see the model above). Requires: the callees that
- * come before f in the module already have their reg_estimate. */
+ * come before f in the module already have their reg_estimate (fill_regs
+ * has run on them: estimated). */
 static uint32_t estimate(const struct px_module *m, const struct px_func *f, uint32_t wpeak,
                          uint32_t peak, uint32_t *demand)
 {
@@ -718,7 +719,8 @@ static uint32_t estimate(const struct px_module *m, const struct px_func *f, uin
 			/* the call graph (fill_cfg, module arena) outlives a callee's
 			 * dropped body, so the report's streaming path and a whole
 			 * module analysis agree */
-			if (!g->has_body || g == f || g->ncallees || g->has_indirect_call)
+			if (!g->has_body || !g->estimated || g == f || g->ncallees ||
+			    g->has_indirect_call)
 				opaque = true;
 			else if (g->reg_estimate + EST_CALL_EXTRA > est)
 				est = g->reg_estimate + EST_CALL_EXTRA;
@@ -734,13 +736,15 @@ static uint32_t estimate(const struct px_module *m, const struct px_func *f, uin
 }
 
 /* Requires: fill_cfg (rpo_order, succs, preds). Fills live_in/live_out of
- * every block, f->max_live, max_live_pred, max_live_insn, reg_estimate. */
+ * every block, f->max_live, max_live_pred, max_live_insn, reg_wpeak and
+ * live_done (fill_regs turns them into the estimate). */
 void fill_live(struct px_module *m, struct px_func *f)
 {
 	uint32_t n = f->nblocks;
 	f->max_live = f->max_live_pred = 0;
 	f->max_live_insn = UINT32_MAX;
-	f->reg_estimate = 0;
+	f->reg_wpeak = 0;
+	f->live_done = false;
 	if (n == 0)
 		return;
 	struct live_state s;
@@ -777,7 +781,8 @@ void fill_live(struct px_module *m, struct px_func *f)
 	f->max_live = p.max_units;
 	f->max_live_pred = p.max_preds;
 	f->max_live_insn = f->ninsns ? p.at : UINT32_MAX;
-	f->reg_estimate = estimate(m, f, p.max_wunits, p.max_units, &f->reg_demand);
+	f->reg_wpeak = p.max_wunits;
+	f->live_done = true;
 	free(s.use);
 	free(s.kill);
 	free(s.defin);
@@ -787,4 +792,16 @@ void fill_live(struct px_module *m, struct px_func *f)
 	free(s.wunits);
 	free(s.cls);
 	free(s.ccount);
+}
+
+/* Requires: fill_live and fill_callees of f; fill_regs of the callees whose
+ * bodies come before f's (others count as opaque). Needs no body: reads the
+ * callees' estimates (PX_STAGE_POST). Fills reg_estimate, reg_demand,
+ * estimated. */
+void fill_regs(struct px_module *m, struct px_func *f)
+{
+	f->reg_estimate = 0;
+	if (f->live_done)
+		f->reg_estimate = estimate(m, f, f->reg_wpeak, f->max_live, &f->reg_demand);
+	f->estimated = true;
 }

@@ -16,6 +16,18 @@ static void run_operands(struct px_module *m, struct px_func *f, struct px_diags
 	fill_operands(m, f);
 }
 
+static void run_callees(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_callees(m, f);
+}
+
+static void run_regs(struct px_module *m, struct px_func *f, struct px_diags *d)
+{
+	(void)d;
+	fill_regs(m, f);
+}
+
 static void run_cfg(struct px_module *m, struct px_func *f, struct px_diags *d)
 {
 	fill_cfg(m, f, d);
@@ -76,41 +88,48 @@ static void run_events(struct px_module *m, struct px_func *f, struct px_diags *
 }
 
 static const struct px_pass_info passes[] = {
-	{"operands", PX_PASS_OPERANDS, 0,
+	{"callees", PX_PASS_CALLEES, 0, PX_STAGE_PRE,
+	 "callees, has_indirect_call (module function indices, sorted)",
+	 "the functions each function calls (reads the module's functions)", run_callees,
+	 px_dump_callees},
+	{"operands", PX_PASS_OPERANDS, 0, PX_STAGE_LOCAL,
 	 "op_start/op_ndefs/op_regs (each instruction's register defs and uses)",
 	 "register defs and uses of every instruction, decoded once", run_operands, px_dump_operands},
-	{"cfg", PX_PASS_CFG, 0,
+	{"cfg", PX_PASS_CFG, 0, PX_STAGE_LOCAL,
 	 "blocks, succs/preds, insn->block, rpo, reachable, callees",
 	 "basic blocks and control-flow edges", run_cfg, px_dump_cfg},
-	{"dom", PX_PASS_DOM, PX_PASS_CFG,
+	{"dom", PX_PASS_DOM, PX_PASS_CFG, PX_STAGE_LOCAL,
 	 "block->idom",
 	 "immediate dominators (dominator tree)", run_dom, px_dump_dom},
-	{"postdom", PX_PASS_POSTDOM, PX_PASS_CFG,
+	{"postdom", PX_PASS_POSTDOM, PX_PASS_CFG, PX_STAGE_LOCAL,
 	 "block->ipdom, exit_virtual, exit_block",
 	 "immediate post-dominators (virtual exit node)", run_postdom, px_dump_postdom},
-	{"loops", PX_PASS_LOOPS, PX_PASS_CFG | PX_PASS_DOM,
+	{"loops", PX_PASS_LOOPS, PX_PASS_CFG | PX_PASS_DOM, PX_STAGE_LOCAL,
 	 "loops (header, latches, blocks, exits, nesting), block->loop, irreducible",
 	 "natural loops and their nesting", run_loops, px_dump_loops},
-	{"live", PX_PASS_LIVE, PX_PASS_CFG,
+	{"live", PX_PASS_LIVE, PX_PASS_CFG, PX_STAGE_LOCAL,
 	 "live_in/live_out, max_live, max_live_pred, reg_estimate",
 	 "register liveness, pressure and the register estimate", run_live, px_dump_live},
-	{"mentions", PX_PASS_MENTIONS, 0,
+	{"mentions", PX_PASS_MENTIONS, 0, PX_STAGE_LOCAL,
 	 "vars[].mentioned, mod_mentions",
 	 "variables the code names (for the shared-memory layout)", run_mentions, px_dump_mentions},
-	{"affine", PX_PASS_AFFINE, PX_PASS_CFG | PX_PASS_LOOPS,
+	{"affine", PX_PASS_AFFINE, PX_PASS_CFG | PX_PASS_LOOPS, PX_STAGE_LOCAL,
 	 "an: register forms, address provenance, predicates, launch block",
 	 "affine values of registers over thread/block indices, parameters, loop counters",
 	 run_affine, px_dump_affine},
-	{"uniform", PX_PASS_UNIFORM, PX_PASS_AFFINE | PX_PASS_POSTDOM | PX_PASS_LIVE,
+	{"uniform", PX_PASS_UNIFORM, PX_PASS_AFFINE | PX_PASS_POSTDOM | PX_PASS_LIVE, PX_STAGE_LOCAL,
 	 "an->uni/why, res->br (branch verdicts)",
 	 "uniformity of registers and divergence of branches", run_uniform, px_dump_uniform},
-	{"access", PX_PASS_ACCESS, PX_PASS_UNIFORM,
+	{"access", PX_PASS_ACCESS, PX_PASS_UNIFORM, PX_STAGE_LOCAL,
 	 "res->acc (space, bytes, sectors, bank wavefronts, loop depth)",
 	 "memory accesses: sectors per request and shared bank conflicts", run_access, px_dump_access},
-	{"events", PX_PASS_EVENTS, PX_PASS_ACCESS,
+	{"events", PX_PASS_EVENTS, PX_PASS_ACCESS, PX_STAGE_LOCAL,
 	 "res->ev (barriers, warp collectives, divisions), res->nfp64, res->acc[].pad_*",
 	 "what the lint rules read: divergent barriers, membermasks, padding", run_events,
 	 px_dump_events},
+	{"regs", PX_PASS_REGS, PX_PASS_LIVE | PX_PASS_CALLEES, PX_STAGE_POST,
+	 "reg_estimate, reg_demand (callees' estimates included)",
+	 "the register estimate (reads the callees' estimates)", run_regs, px_dump_regs},
 };
 
 const struct px_pass_info *px_passes(size_t *n)
@@ -129,7 +148,34 @@ const struct px_pass_info *px_pass_find(const char *name)
 
 /* Requires: f has a parsed body in m (the module may still be being parsed:
  * m->funcs and m->vars then hold what precedes f's end, which is all f's
- * code may name).
+ * code may name) and the stages before `stage` have run; PX_STAGE_POST
+ * needs no body (and verifies nothing).
+ * Fills: what the passes of that stage fill. Returns false when the
+ * verifier found a broken invariant (reported in diags). */
+bool px_pipeline_run_stage(struct px_module *m, struct px_func *f, struct px_diags *diags,
+                           bool verify, enum px_stage stage)
+{
+#ifdef PX_DEBUG
+	verify = true;  /* debug builds always check the IR between passes */
+#endif
+	if (stage == PX_STAGE_POST)
+		verify = false;
+	unsigned done = 0;
+	size_t k = 0;
+	for (; k < PX_COUNTOF(passes) && passes[k].stage < stage; k++)
+		done |= passes[k].bit;
+	if (verify && !px_ir_verify(m, f, done, diags))
+		return false;  /* the passes assume the parser's invariants */
+	for (; k < PX_COUNTOF(passes) && passes[k].stage == stage; k++) {
+		passes[k].run(m, f, diags);
+		done |= passes[k].bit;
+		if (verify && !px_ir_verify(m, f, done, diags))
+			return false;
+	}
+	return true;
+}
+
+/* Requires: f has a parsed body in m (as above).
  * Fills: every analysis section of f. Returns false when the verifier found
  * a broken invariant (reported in diags). */
 bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diags *diags,

@@ -190,6 +190,27 @@ size_t px_arena_used(const struct px_arena *a)
 	return a->total;
 }
 
+void px_arena_adopt(struct px_arena *dst, struct px_arena *src)
+{
+	if (!src)
+		return;
+	/* src's chunks go after dst's head, which stays the chunk dst
+	 * allocates from (so px_arena_grow's in-place case is unchanged) */
+	struct chunk *last = src->head;
+	if (last) {
+		while (last->next)
+			last = last->next;
+		if (dst->head) {
+			last->next = dst->head->next;
+			dst->head->next = src->head;
+		} else {
+			dst->head = src->head;
+		}
+		dst->total += src->total;
+	}
+	free(src);
+}
+
 /* ---- strings ---- */
 bool px_str_eq(px_str a, px_str b)
 {

@@ -482,15 +482,15 @@ Test(passes, estimate_capped_by_launch_bounds)
 	struct irb b = run_typed(offsets_kernel);
 	struct px_func *f = &b.m->funcs[0];
 	f->maxntid[0] = 1024;
-	fill_live(b.m, f);
+	fill_regs(b.m, f);  /* the caps apply where the estimate is made */
 	cr_assert_eq(f->reg_estimate, 12);  /* under the cap: unchanged */
 	f->maxntid[0] = 4096;  /* 16 registers a thread */
 	f->minnctapersm = 2;   /* 8 */
-	fill_live(b.m, f);
+	fill_regs(b.m, f);  /* the caps apply where the estimate is made */
 	cr_assert_eq(f->reg_estimate, 8);
 	f->maxntid[0] = f->minnctapersm = 0;
 	f->maxnreg = 9;
-	fill_live(b.m, f);
+	fill_regs(b.m, f);  /* the caps apply where the estimate is made */
 	cr_assert_eq(f->reg_estimate, 9);
 	irb_free(&b);
 }
@@ -603,12 +603,14 @@ Test(passes, pass_table)
 {
 	size_t n;
 	const struct px_pass_info *p = px_passes(&n);
-	const char *names[] = {"operands", "cfg", "dom", "postdom", "loops", "live", "mentions",
-	                       "affine", "uniform", "access", "events"};
-	cr_assert_eq(n, 11);
+	const char *names[] = {"callees", "operands", "cfg", "dom", "postdom", "loops", "live",
+	                       "mentions", "affine", "uniform", "access", "events", "regs"};
+	cr_assert_eq(n, 13);
 	unsigned done = 0;
 	for (size_t i = 0; i < n; i++) {
 		cr_assert_str_eq(p[i].name, names[i]);
+		/* px_pipeline_run_stage runs the table in stage order */
+		cr_assert(i == 0 || p[i - 1].stage <= p[i].stage, "%s is out of stage order", p[i].name);
 		cr_assert((p[i].needs & ~done) == 0, "%s runs before what it needs", p[i].name);
 		cr_assert(p[i].desc && p[i].fills && p[i].run && p[i].dump);
 		done |= p[i].bit;
