@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """configure.py: writes build.ninja for ptxray; finds or installs what it needs.
 
-Usage: ./configure.py [--debug] [--sanitize] [--werror] [--prefix=DIR] [--cc=CC]
+Usage: ./configure.py [--debug] [--sanitize] [--tsan] [--werror] [--prefix=DIR] [--cc=CC]
 
 Approach (after ninja's own configure.py): every source is listed explicitly
 below, nothing is globbed. The script checks the C compiler and the libraries
@@ -58,6 +58,7 @@ LIB_SOURCES = [
     'analyzer/pass_mentions.c',
     'analyzer/pass_uniform.c',
     'analyzer/pipeline.c',
+    'analyzer/pool.c',
     'analyzer/ptx/lexer.c',
     'analyzer/ptx/parse_insn.c',
     'analyzer/ptx/parser.c',
@@ -139,6 +140,7 @@ UNIT_TESTS = [
     'tests/unit/test_occ_oracle.c',
     'tests/unit/test_parser.c',
     'tests/unit/test_passes.c',
+    'tests/unit/test_pool.c',
     'tests/unit/test_report.c',
 ]
 
@@ -487,6 +489,8 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     opt = ['-O0', '-g'] if args.debug else ['-O2', '-g']
     san = (['-fsanitize=address,undefined', '-fno-omit-frame-pointer',
             '-fno-sanitize-recover=all'] if args.sanitize else [])
+    if args.tsan:   # data races between -j N threads (tests/check_parallel.py)
+        san = ['-fsanitize=thread', '-fno-omit-frame-pointer']
     includes = ['-Ianalyzer', '-Iarch', '-Ioccupancy', '-Irules', '-Iinclude', '-I' + GRAMMAR_DIR + '/src']
     cflags = (['-std=c11'] + opt + ['-Wall', '-Wextra', '-D_GNU_SOURCE']
               + (['-DPX_DEBUG'] if args.debug else [])
@@ -495,6 +499,8 @@ def write_build_ninja(args, argv, cc, cc_explicit):
     # scanner calls memcpy(dst, NULL, 0), which UBSan rejects); ASan still applies.
     grammar_san = (['-fsanitize=address', '-fno-omit-frame-pointer']
                    if args.sanitize else [])
+    if args.tsan:
+        grammar_san = ['-fsanitize=thread']
     grammar_cflags = opt + ['-w'] + grammar_san + ['-I' + GRAMMAR_DIR + '/src']
     libs = libs_pkg + ['-liberty', '-lm']
 
@@ -659,6 +665,8 @@ def main():
                    help='-O0 -g and PX_DEBUG (the IR verifier runs between passes)')
     p.add_argument('--sanitize', action='store_true',
                    help='build with AddressSanitizer and UndefinedBehaviorSanitizer')
+    p.add_argument('--tsan', action='store_true',
+                   help='build with ThreadSanitizer (not with --sanitize)')
     p.add_argument('--werror', action='store_true', help='make warnings errors')
     p.add_argument('--prefix', default='/usr/local',
                    help='where `ninja install` installs (default /usr/local)')
@@ -667,6 +675,8 @@ def main():
                    help='only fetch and verify the grammar (build.ninja uses this)')
     argv = sys.argv[1:]
     args = p.parse_args(argv)
+    if args.tsan and args.sanitize:
+        p.error('--tsan and --sanitize cannot be combined')
     os.chdir(ROOT)
 
     if args.fetch_grammar:

@@ -29,7 +29,9 @@ const struct cmd px_commands[] = {
 	 "  --list-features      print the feature table: targets, versions, entries\n"
 	 "  --nvcc PATH          nvcc for .cu files (one compilation per --arch target, cached)\n"
 	 "  -p BUILD_DIR         the compile_commands.json flags for .cu files\n"
-	 "  --no-compile         never run nvcc (a .cu file is then an error: compat needs PTX)\n"},
+	 "  --no-compile         never run nvcc (a .cu file is then an error: compat needs PTX)\n"
+	 "  -j N, --jobs N       judge N PTX files at once (default: CPUs online; the output\n"
+	 "                       is the same as -j 1)\n"},
 	{"lint", "diagnostics from the rule catalogue: text, JSON, SARIF, GitHub annotations", cmd_lint,
 	 "usage: ptxray lint [options] PATH...\n"
 	 "       ptxray lint --show-config FILE\n"
@@ -43,7 +45,8 @@ const struct cmd px_commands[] = {
 	 "  --show-config FILE   print the configuration that applies to FILE\n"
 	 "  --baseline FILE      report only findings not in FILE\n"
 	 "  --write-baseline FILE  write every finding to FILE (exit 0)\n"
-	 "  -j N, --jobs N       lint N files at once (the output is the same as -j 1)\n"
+	 "  -j N, --jobs N       lint on N threads: files and each file's functions (default:\n"
+	 "                       CPUs online; the output is the same as -j 1)\n"
 	 "  --block X[,Y[,Z]]    launch block for kernels without .reqntid/.maxntid\n"
 	 "  --param NAME=VALUE   value of a kernel parameter (repeatable)\n"
 	 "  --ptxas[=PATH]       exact registers and spills from ptxas -v\n"
@@ -84,6 +87,8 @@ const struct cmd px_commands[] = {
 	 "  --arch sm_XX         target (default: the file's .target)\n"
 	 "  --ptxas[=PATH]       run ptxas -v for exact registers, stack and spills\n"
 	 "  --dump=PASS[,PASS]   print a pass's state to standard error (see --dump=list)\n"
+	 "  -j N, --jobs N       analyse on N threads: files and each file's functions in\n"
+	 "                       parallel, output identical to -j 1 (default: CPUs online)\n"
 	 "  CUDA sources:\n"
 	 "  --nvcc PATH          the nvcc to compile with (default: $CUDA_HOME/bin/nvcc, PATH)\n"
 	 "  --no-compile         source analyses only (no nvcc)\n"

@@ -11,6 +11,7 @@
 
 #include "occupancy.h"
 #include "analysis.h"  /* enum px_launch_from, struct px_launch, the analyses' results */
+#include "pool.h"
 
 struct px_report_options {
 	uint32_t block[3];          /* --block; 0 = not given */
@@ -24,6 +25,13 @@ struct px_report_options {
 	uint32_t nparams;
 	bool text_mapped;           /* px_report_file's text is a px_map_file mapping (per file;
 	                             * see px_parse_hook.text_mapped) */
+	/* -j: the functions are analysed on this pool's threads while the file
+	 * is parsed, the results kept in file order (identical to NULL: one at
+	 * a time; --dump always goes one at a time) */
+	struct px_pool *pool;
+	const struct px_task *task; /* the pool task the caller runs in, or NULL */
+	size_t batch_bytes;         /* functions per task: until their bodies hold this
+	                             * many bytes (0 = report.c's default; tests use 1) */
 };
 
 /* Results parsed from `ptxas -v` for one kernel. */
@@ -117,6 +125,10 @@ void px_report_occupancy(const struct px_report_options *opt, const struct px_mo
 
 /* Renderers: append to out. */
 void px_report_json(struct px_buf *out, const struct px_file_report *files, size_t n);
+/* The same with the kernels rendered on pool's threads (NULL: this one);
+ * the same bytes. Call it from outside any pool task. */
+void px_report_json_pool(struct px_buf *out, const struct px_file_report *files, size_t n,
+                         struct px_pool *pool);
 void px_report_text(struct px_buf *out, const struct px_file_report *files, size_t n);
 struct px_json;
 /* report_access.c: the `accesses`, `branches` and `spills` members of a

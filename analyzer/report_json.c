@@ -136,7 +136,75 @@ static void kernel_json(struct px_json *j, const struct px_kernel_report *k)
 	px_json_end_object(j);
 }
 
+/* ---- kernels rendered on a pool (-j N) ----
+ * A run of kernels renders into a buffer of its own from the writer state
+ * the sequential loop would have there (the depth, and whether a comma
+ * comes first), so the buffers, appended in order, are the same bytes.
+ * At most CHUNKS_PER_SLOT chunks per pool slot are rendered ahead of the
+ * one being written out, which bounds the memory they take. */
+#define CHUNK_KERNELS 4
+#define CHUNKS_PER_SLOT 1
+
+struct json_chunk {
+	struct px_task t;           /* first: the pool hands it back */
+	const struct px_kernel_report *k;
+	size_t nk;
+	uint32_t depth;
+	bool comma;
+	struct px_buf buf;
+};
+
+static void chunk_run(struct px_task *t, unsigned slot)
+{
+	struct json_chunk *c = (struct json_chunk *)t;
+	(void)slot;
+	struct px_json j = {.out = &c->buf, .pretty = true, .depth = c->depth};
+	if (j.depth < PX_COUNTOF(j.need_comma))
+		j.need_comma[j.depth] = c->comma;
+	for (size_t i = 0; i < c->nk; i++)
+		kernel_json(&j, &c->k[i]);
+}
+
+/* The elements of a file's "kernels" array, as kernel_json would write
+ * them one after the other at j's state. */
+static void kernels_json(struct px_json *j, const struct px_file_report *r, struct px_pool *pool)
+{
+	size_t nchunks = (r->nkernels + CHUNK_KERNELS - 1) / CHUNK_KERNELS;
+	if (!pool || nchunks < 2 || j->depth >= PX_COUNTOF(j->need_comma)) {
+		for (size_t k = 0; k < r->nkernels; k++)
+			kernel_json(j, &r->kernels[k]);
+		return;
+	}
+	size_t ahead = (size_t)px_pool_slots(pool) * CHUNKS_PER_SLOT;
+	struct json_chunk *cs = xcalloc(nchunks, sizeof *cs);
+	size_t submitted = 0;
+	for (size_t c = 0; c < nchunks; c++) {
+		for (; submitted < nchunks && submitted <= c + ahead; submitted++) {
+			struct json_chunk *x = &cs[submitted];
+			x->t.run = chunk_run;
+			x->k = r->kernels + submitted * CHUNK_KERNELS;
+			x->nk = r->nkernels - submitted * CHUNK_KERNELS;
+			if (x->nk > CHUNK_KERNELS)
+				x->nk = CHUNK_KERNELS;
+			x->depth = j->depth;
+			x->comma = submitted ? true : j->need_comma[j->depth];
+			px_pool_submit(pool, &x->t);
+		}
+		px_pool_wait(pool, &cs[c].t, NULL);
+		px_buf_putn(j->out, cs[c].buf.p, cs[c].buf.n);
+		px_buf_free(&cs[c].buf);
+	}
+	j->need_comma[j->depth] = true;
+	free(cs);
+}
+
 void px_report_json(struct px_buf *out, const struct px_file_report *files, size_t n)
+{
+	px_report_json_pool(out, files, n, NULL);
+}
+
+void px_report_json_pool(struct px_buf *out, const struct px_file_report *files, size_t n,
+                         struct px_pool *pool)
 {
 	struct px_json j = {.out = out, .pretty = true};
 	px_json_begin_object(&j);
@@ -171,8 +239,7 @@ void px_report_json(struct px_buf *out, const struct px_file_report *files, size
 		}
 		px_json_key(&j, "kernels");
 		px_json_begin_array(&j);
-		for (size_t k = 0; k < r->nkernels; k++)
-			kernel_json(&j, &r->kernels[k]);
+		kernels_json(&j, r, pool);
 		px_json_end_array(&j);
 		px_json_end_object(&j);
 	}

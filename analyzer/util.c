@@ -190,6 +190,14 @@ size_t px_arena_used(const struct px_arena *a)
 	return a->total;
 }
 
+size_t px_arena_footprint(const struct px_arena *a)
+{
+	size_t n = 0;
+	for (const struct chunk *c = a->head; c; c = c->next)
+		n += sizeof *c + c->size;
+	return n;
+}
+
 void px_arena_adopt(struct px_arena *dst, struct px_arena *src)
 {
 	if (!src)

@@ -46,6 +46,8 @@ char *px_arena_strndup(struct px_arena *a, const char *s, size_t n);
 char *px_arena_printf(struct px_arena *a, const char *fmt, ...) PX_PRINTF(2, 3);
 /* Bytes handed out so far (for the memory benchmark and limits). */
 size_t px_arena_used(const struct px_arena *a);
+/* Bytes the arena holds from malloc (its chunks, used or not). */
+size_t px_arena_footprint(const struct px_arena *a);
 /* Moves everything src owns into dst (no copy: its chunks join dst's list)
  * and frees src; pointers into src stay valid for dst's lifetime. */
 void px_arena_adopt(struct px_arena *dst, struct px_arena *src);

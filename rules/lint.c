@@ -449,6 +449,8 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 	ropt.params = opt->params;
 	ropt.nparams = opt->nparams;
 	ropt.ptxas = opt->ptxas;
+	ropt.pool = opt->pool;
+	ropt.task = opt->task;
 	struct px_file_report rep;
 	bool ok = px_report_file(path, text, len, &ropt, &rep, diags);
 	if (!ok) {

@@ -229,6 +229,8 @@ static bool bridge(const struct px_cuda_file *f, const char *path, const char *t
 		ropt.params = opt->params;
 		ropt.nparams = opt->nparams;
 		ropt.ptxas = opt->ptxas;
+		ropt.pool = opt->pool;
+		ropt.task = opt->task;
 		struct px_file_report rep;
 		if (!px_report_file(ptx, ptext, plen, &ropt, &rep, diags)) {
 			if (rep.module)

@@ -184,6 +184,8 @@ struct px_lint_options {
 	const struct px_ftable *ftable;  /* the PTX feature table (compat rules); NULL: skipped */
 	bool no_compile;             /* --no-compile: CUDA files get the source analyses only */
 	const struct px_cuda_nvcc *nvcc;  /* the nvcc bridge for CUDA files (nvcc found); NULL: none */
+	struct px_pool *pool;        /* -j: as px_report_options.pool; NULL: one function at a time */
+	const struct px_task *task;  /* the pool task the caller runs in, or NULL */
 };
 /* The context a rule's check gets. */
 struct px_rule_ctx {

@@ -46,6 +46,7 @@ CHECKERS = [
     'tests/check_limits.py',
     'tests/check_nvcc_bridge.py',
     'tests/check_occupancy_hw.py',
+    'tests/check_parallel.py',
     'tests/check_precommit.py',
     'tests/check_ptxas.py',
     'tests/check_spills.py',

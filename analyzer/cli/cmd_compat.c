@@ -43,6 +43,41 @@ static bool compat_targets(const struct px_ftable *tab, const char *list, uint32
 	return true;
 }
 
+/* One PTX file under -j N: read and judged on a pool thread, its
+ * diagnostics merged in file order afterwards. */
+struct compat_job {
+	struct px_task t;           /* first: the pool hands it back */
+	const char *path;
+	const struct px_ftable *tab;
+	const struct px_compat_options *opt;
+	struct px_compat_file *res;
+	struct px_diags diags;
+	char *text;                 /* owned by the module once parsed */
+	size_t len;
+	bool ok, read;
+};
+
+static void compat_job_run(struct px_task *t, unsigned slot)
+{
+	struct compat_job *j = (struct compat_job *)t;
+	(void)slot;
+	char *err = NULL;
+	j->text = px_read_file(j->path, &j->len, &err);
+	if (!j->text) {
+		px_diag_add(&j->diags, PX_ERROR, j->path, 0, 0, NULL, "cannot read: %s", err);
+		free(err);
+		return;
+	}
+	j->read = true;
+	j->ok = px_compat_file(j->path, j->text, j->len, j->tab, j->opt, j->res, &j->diags);
+}
+
+static bool is_cuda(const char *p)
+{
+	size_t len = strlen(p);
+	return (len > 3 && strcmp(p + len - 3, ".cu") == 0) || (len > 4 && strcmp(p + len - 4, ".cuh") == 0);
+}
+
 int cmd_compat(int argc, char **argv)
 {
 	const char *format = "text", *arch = "all", *table = NULL;
@@ -52,6 +87,7 @@ int cmd_compat(int argc, char **argv)
 	struct px_cuda_nvcc nb = {0};
 	const char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	size_t nfiles = 0;
+	unsigned jobs = px_cpu_count();
 	int rc = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -72,6 +108,12 @@ int cmd_compat(int argc, char **argv)
 			any_version = true;
 		} else if ((v = opt_value(argc, argv, &i, "--nvcc"))) {
 			nvcc_given = v;
+		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j")) ||
+		           (strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2))) {
+			if (!px_jobs_parse(v, &jobs)) {
+				rc = bad_usage("bad -j '%s': expected 1..256", v);
+				goto out;
+			}
 		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
 			build_dir = v;
 		} else if (strcmp(a, "--no-compile") == 0) {
@@ -135,10 +177,18 @@ int cmd_compat(int argc, char **argv)
 	struct px_compat_file *res = xcalloc(nfiles, sizeof *res);
 	struct source *srcs = xcalloc(nfiles, sizeof *srcs);
 	bool failed = false, fails = false;
+	/* PTX files on the pool; CUDA sources (nvcc) here, in order */
+	struct px_pool *pool = jobs > 1 ? px_pool_new(jobs) : NULL;
+	struct compat_job *jl = xcalloc(nfiles, sizeof *jl);
+	for (size_t f = 0; f < nfiles; f++) {
+		jl[f] = (struct compat_job){.t = {.run = compat_job_run, .heavy = true}, .path = files[f],
+		                            .tab = tab, .opt = &opt, .res = &res[f]};
+		if (pool && !is_cuda(files[f]))
+			px_pool_submit(pool, &jl[f].t);
+	}
 	for (size_t f = 0; f < nfiles; f++) {
 		size_t len = strlen(files[f]);
-		if ((len > 3 && strcmp(files[f] + len - 3, ".cu") == 0) ||
-		    (len > 4 && strcmp(files[f] + len - 4, ".cuh") == 0)) {
+		if (is_cuda(files[f])) {
 			/* CUDA: through the nvcc bridge, one compilation per target */
 			if (no_compile) {
 				px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL,
@@ -179,21 +229,29 @@ int cmd_compat(int argc, char **argv)
 			fails |= res[f].any_fails;
 			continue;
 		}
-		char *err = NULL;
-		char *text = px_read_file(files[f], &len, &err);
-		if (!text) {
-			px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL, "cannot read: %s", err);
-			free(err);
+		struct compat_job *j = &jl[f];
+		if (pool)
+			px_pool_wait(pool, &j->t, NULL);
+		else
+			compat_job_run(&j->t, 0);
+		for (size_t k = 0; k < j->diags.n; k++) {
+			const struct px_diag *g = &j->diags.items[k];
+			px_diag_add(&diags, g->severity, g->file, g->line, g->column, g->rule, "%s", g->message);
+		}
+		px_diags_free(&j->diags);
+		if (!j->read) {
 			failed = true;
 			continue;
 		}
 		srcs[f].path = files[f];
-		srcs[f].text = text;  /* owned by the module once parsed */
-		srcs[f].len = len;
-		if (!px_compat_file(files[f], text, len, tab, &opt, &res[f], &diags))
+		srcs[f].text = j->text;  /* owned by the module once parsed */
+		srcs[f].len = j->len;
+		if (!j->ok)
 			failed = true;
 		fails |= res[f].any_fails;
 	}
+	free(jl);
+	px_pool_delete(pool);
 	render_diags(stderr, &diags, srcs, nfiles);
 	if (failed) {
 		rc = 2;

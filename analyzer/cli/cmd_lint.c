@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <dirent.h>
-#include <pthread.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -58,7 +57,10 @@ static void walk_dir(const char *dir, char ***files, size_t *n, size_t *cap, siz
 	free(names);
 }
 
+/* One file: a heavy pool task under -j N (its functions are analysed on
+ * the same pool); results merged in file order afterwards. */
 struct lint_job {
+	struct px_task t;           /* first: the pool hands it back */
 	const char *path;
 	const struct px_config *cfg;
 	const struct px_lint_options *opt;
@@ -67,24 +69,13 @@ struct lint_job {
 	bool ok;
 };
 
-struct lint_pool {
-	struct lint_job *jobs;
-	size_t n, next;
-	pthread_mutex_t lock;
-};
-
-static void *lint_worker(void *arg)
+static void lint_job_run(struct px_task *t, unsigned slot)
 {
-	struct lint_pool *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		size_t i = p->next++;
-		pthread_mutex_unlock(&p->lock);
-		if (i >= p->n)
-			return NULL;
-		struct lint_job *j = &p->jobs[i];
-		j->ok = px_lint_file(j->path, j->cfg, j->opt, &j->res, &j->diags);
-	}
+	struct lint_job *j = (struct lint_job *)t;
+	(void)slot;
+	struct px_lint_options o = *j->opt;
+	o.task = o.pool ? t : NULL;
+	j->ok = px_lint_file(j->path, j->cfg, &o, &j->res, &j->diags);
 }
 
 static bool parse_severity_arg(const char *v, enum px_severity *out)
@@ -111,7 +102,7 @@ int cmd_lint(int argc, char **argv)
 	struct px_param_value *params = xcalloc((size_t)argc + 1, sizeof *params);
 	size_t npaths = 0, ndirs = 0;
 	uint32_t narchs = 0, nparams = 0;
-	long jobs = 1;
+	unsigned jobs = px_cpu_count();
 	bool have_fail_on = false;
 	enum px_severity fail_on = PX_WARNING;
 	struct px_lint_options opt = {0};
@@ -183,18 +174,10 @@ int cmd_lint(int argc, char **argv)
 			baseline = v;
 		} else if ((v = opt_value(argc, argv, &i, "--write-baseline"))) {
 			write_bl = v;
-		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j"))) {
-			char *end;
-			jobs = strtol(v, &end, 10);
-			if (end == v || *end || jobs < 1 || jobs > 256) {
+		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j")) ||
+		           (strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2))) {
+			if (!px_jobs_parse(v, &jobs)) {
 				rc = bad_usage("bad -j '%s': expected 1..256", v);
-				goto out;
-			}
-		} else if (strncmp(a, "-j", 2) == 0 && a[2]) {
-			char *end;
-			jobs = strtol(a + 2, &end, 10);
-			if (*end || jobs < 1 || jobs > 256) {
-				rc = bad_usage("bad -j '%s': expected 1..256", a + 2);
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--block"))) {
@@ -329,24 +312,19 @@ int cmd_lint(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	struct lint_pool pool = {.jobs = jl, .n = nfiles};
-	pthread_mutex_init(&pool.lock, NULL);
-	size_t nthreads = (size_t)jobs < nfiles ? (size_t)jobs : nfiles;
-	if (nthreads <= 1) {
-		lint_worker(&pool);
-	} else {
-		pthread_t *th = xcalloc(nthreads, sizeof *th);
-		size_t started = 0;
-		for (; started < nthreads; started++)
-			if (pthread_create(&th[started], NULL, lint_worker, &pool) != 0)
-				break;
-		if (!started)
-			lint_worker(&pool);
-		for (size_t t = 0; t < started; t++)
-			pthread_join(th[t], NULL);
-		free(th);
+	struct px_pool *pool = jobs > 1 ? px_pool_new(jobs) : NULL;
+	opt.pool = pool;
+	for (size_t i = 0; i < nfiles; i++) {
+		jl[i].t.run = lint_job_run;
+		jl[i].t.heavy = true;
+		if (pool)
+			px_pool_submit(pool, &jl[i].t);
+		else
+			lint_job_run(&jl[i].t, 0);
 	}
-	pthread_mutex_destroy(&pool.lock);
+	for (size_t i = 0; i < nfiles && pool; i++)
+		px_pool_wait(pool, &jl[i].t, NULL);
+	px_pool_delete(pool);
 	/* merge in file order: the output does not depend on -j */
 	struct px_lint_result all = {0};
 	for (size_t i = 0; i < nfiles; i++) {

@@ -82,6 +82,41 @@ static int report_cuda(const char **files, size_t nfiles, const struct px_report
 	return rc;
 }
 
+/* One PTX file of `ptxray report`: read, analyse (px_report_file), its
+ * diagnostics kept apart so that they merge in file order whatever ran
+ * first. A heavy pool task under -j N. */
+struct report_job {
+	struct px_task t;           /* first: the pool hands it back */
+	const char *path;
+	const struct px_report_options *opt;
+	struct px_file_report rep;
+	struct px_diags diags;
+	char *text;                 /* until the module owns it */
+	size_t len;
+	bool mapped;                /* px_map_file mapped it (release with px_text_free) */
+	bool ok;
+};
+
+static void report_job_run(struct px_task *t, unsigned slot)
+{
+	struct report_job *j = (struct report_job *)t;
+	(void)slot;
+	char *err = NULL;
+	/* mapped, so the parser can give back the pages behind it */
+	j->text = px_map_file(j->path, &j->len, &j->mapped, &err);
+	if (!j->text) {
+		px_diag_add(&j->diags, PX_ERROR, j->path, 0, 0, NULL, "cannot read: %s", err);
+		free(err);
+		return;
+	}
+	struct px_report_options o = *j->opt;
+	o.task = o.pool ? t : NULL;
+	o.text_mapped = j->mapped;
+	j->ok = px_report_file(j->path, j->text, j->len, &o, &j->rep, &j->diags);
+	if (j->rep.ptxas_error)
+		px_diag_add(&j->diags, PX_WARNING, j->path, 0, 0, NULL, "ptxas: %s", j->rep.ptxas_error);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct px_report_options opt = {0};
@@ -93,6 +128,7 @@ int cmd_report(int argc, char **argv)
 	const char *dump = NULL;
 	size_t nfiles = 0, nkernels = 0;
 	struct cuda_bridge_opts bo = {0};
+	unsigned jobs = px_cpu_count();
 	int rc = 0;
 
 	for (int i = 0; i < argc; i++) {
@@ -142,6 +178,12 @@ int cmd_report(int argc, char **argv)
 			bo.build_dir = v;
 		} else if (strcmp(a, "--no-compile") == 0) {
 			bo.no_compile = true;
+		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j")) ||
+		           (strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2))) {
+			if (!px_jobs_parse(v, &jobs)) {
+				rc = bad_usage("bad -j '%s': expected 1..256", v);
+				goto out;
+			}
 		} else if (a[0] == '-' && a[1]) {
 			rc = bad_usage("unknown option '%s' (see ptxray report --help)", a);
 			goto out;
@@ -199,30 +241,43 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	opt.archs = archs;
+	struct px_pool *pool = jobs > 1 ? px_pool_new(jobs) : NULL;
+	opt.pool = pool;
+	struct report_job *jl = xcalloc(nfiles, sizeof *jl);
+	for (size_t f = 0; f < nfiles; f++) {
+		jl[f].t.run = report_job_run;
+		jl[f].t.heavy = true;
+		jl[f].path = files[f];
+		jl[f].opt = &opt;
+		if (pool)
+			px_pool_submit(pool, &jl[f].t);
+		else
+			report_job_run(&jl[f].t, 0);
+	}
 	struct px_file_report *reps = xcalloc(nfiles, sizeof *reps);
 	struct source *srcs = xcalloc(nfiles, sizeof *srcs);
 	bool *mapped = xcalloc(nfiles, sizeof *mapped);
 	bool failed = false;
 	for (size_t f = 0; f < nfiles; f++) {
-		size_t len = 0;
-		char *err = NULL;
-		/* mapped, so the parser can give back the pages behind it */
-		char *text = px_map_file(files[f], &len, &mapped[f], &err);
-		if (!text) {
-			px_diag_add(&diags, PX_ERROR, files[f], 0, 0, NULL, "cannot read: %s", err);
-			free(err);
-			failed = true;
-			continue;
+		/* in file order: the diagnostics do not depend on -j */
+		if (pool)
+			px_pool_wait(pool, &jl[f].t, NULL);
+		for (size_t k = 0; k < jl[f].diags.n; k++) {
+			const struct px_diag *g = &jl[f].diags.items[k];
+			px_diag_add(&diags, g->severity, g->file, g->line, g->column, g->rule, "%s", g->message);
 		}
-		srcs[f].path = files[f];
-		srcs[f].text = text;  /* owned by the module once parsed */
-		srcs[f].len = len;
-		opt.text_mapped = mapped[f];
-		if (!px_report_file(files[f], text, len, &opt, &reps[f], &diags))
+		px_diags_free(&jl[f].diags);
+		reps[f] = jl[f].rep;
+		if (!jl[f].ok)
 			failed = true;
-		if (reps[f].ptxas_error)
-			px_diag_add(&diags, PX_WARNING, files[f], 0, 0, NULL, "ptxas: %s", reps[f].ptxas_error);
+		if (jl[f].text) {
+			srcs[f].path = files[f];
+			srcs[f].text = jl[f].text;  /* owned by the module once parsed */
+			srcs[f].len = jl[f].len;
+			mapped[f] = jl[f].mapped;
+		}
 	}
+	free(jl);
 	for (size_t f = 0; f < nfiles && !failed; f++)
 		if (reps[f].dump.n)
 			fwrite(reps[f].dump.p, 1, reps[f].dump.n, stderr);
@@ -234,7 +289,7 @@ int cmd_report(int argc, char **argv)
 		struct out_state st = {stdout, false};
 		struct px_buf out = {.sink = sink_out, .sink_ctx = &st};
 		if (strcmp(format, "json") == 0)
-			px_report_json(&out, reps, nfiles);
+			px_report_json_pool(&out, reps, nfiles, pool);
 		else
 			px_report_text(&out, reps, nfiles);
 		px_buf_flush(&out);
@@ -242,6 +297,7 @@ int cmd_report(int argc, char **argv)
 			rc = bad_usage("cannot write the output: %s", strerror(errno));
 		px_buf_free(&out);
 	}
+	px_pool_delete(pool);
 	for (size_t f = 0; f < nfiles; f++) {
 		if (reps[f].module)
 			px_file_report_free(&reps[f]);
