@@ -289,6 +289,7 @@ struct px_func {
 	bool noreturn;
 	uint8_t linkage;
 	uint32_t line, col;   /* the .entry/.func keyword */
+	size_t text_from;     /* its offset in the module's text (the body comes after it) */
 	uint32_t end_line;    /* the closing brace */
 	/* Where the body lives. NULL: in the module arena, for the module's
 	 * lifetime. Otherwise the body (insns and their operands, labels,
@@ -448,6 +449,10 @@ struct px_parse_hook {
 	 * into the text (a kept body, a diagnostic's source line) still reads
 	 * correctly: the pages come back from the file. */
 	bool text_mapped;
+	/* Optional, with text_mapped: the parser gives back no page at or
+	 * after the offset hold returns (the caller still reads the text from
+	 * there: bodies analysed after the parser has moved on, report.c -j). */
+	size_t (*hold)(void *ctx);
 };
 struct px_module *px_ptx_parse_hooked(const char *path, char *text, size_t len,
                                       struct px_diags *diags, const struct px_parse_hook *hook);

@@ -291,6 +291,15 @@ static void submit_open(struct par_ctx *pc, struct px_module *m)
 	px_pool_submit(pc->pool, &ft->t);
 }
 
+/* The parser's release limit: the text of the oldest function not yet
+ * analysed (tasks read their bodies' text after the parser moved on). */
+static size_t hold_text(void *vctx)
+{
+	const struct par_ctx *pc = vctx;
+	const struct fn_task *ft = pc->wn ? pc->win[pc->whead] : pc->open;
+	return ft && ft->n ? ft->items[0].f.text_from : SIZE_MAX;
+}
+
 /* The hook: PX_STAGE_PRE here, the rest on the pool. */
 static void on_function_par(void *vctx, struct px_module *m, uint32_t fi)
 {
@@ -352,12 +361,15 @@ bool px_report_file(const char *path, char *text, size_t len,
 		pc.win = xcalloc(pc.wcap, sizeof *pc.win);
 		hook.function = on_function_par;
 		hook.ctx = &pc;
+		hook.hold = hold_text;
 	}
 	struct px_module *m = px_ptx_parse_hooked(path, text, len, diags, &hook);
 	rep->module = m;
 	if (pc.win) {
 		submit_open(&pc, m);
 		drain(&pc, m, 0);
+		if (m->text_mapped)  /* what the parser held back for the last tasks */
+			px_text_release(m->text, m->len, 0, m->len);
 		for (unsigned i = 0; i < pc.nslots; i++)
 			px_arena_adopt(m->arena, pc.arenas[i]);
 		for (size_t i = 0; i < pc.nold; i++)

@@ -1150,6 +1150,7 @@ static bool parse_function(struct px_parser *P, int linkage)
 	fh.is_entry = dir_of(&P->tok) == D_ENTRY;
 	fh.linkage = (uint8_t)(linkage < 0 ? PX_LINK_NONE : linkage);
 	fh.line = P->tok.line;
+	fh.text_from = (size_t)(P->tok.text.p - P->m->text);
 	fh.col = P->tok.col;
 	px_p_advance(P);
 	reset_function(P);
@@ -1412,6 +1413,11 @@ static void release_behind(struct px_parser *P, bool all)
 	size_t at = (size_t)(P->tok.text.p - P->m->text);
 	if (all)
 		at = P->m->len;
+	if (P->hook && P->hook->hold) {
+		size_t hold = P->hook->hold(P->hook->ctx);
+		if (at > hold)
+			at = hold;
+	}
 	if (at > P->released && (all || at - P->released >= PX_RELEASE_STEP))
 		P->released = px_text_release(P->m->text, P->m->len, P->released, at);
 }
