@@ -36,19 +36,19 @@ const char *px_rule_kernel_name(const struct px_kernel_report *k, char *buf, siz
 
 /* ---- lint internals (lint.c, lint_cuda.c, lint_compat.c, lint_simt.c) ---- */
 struct px_lint_launch;
-/* Adds a finding (message owned from now on; column from the text when 0). */
+/* Adds a finding (message owned from now on; column 0: the first non-blank
+ * of the line, filled with the fingerprint by px_lint_apply_suppressions). */
 void px_lint_add_finding(struct px_lint_result *out, const char *rule, enum px_severity sev,
                          const char *file, uint32_t line, uint32_t column, const char *kernel,
-                         const char *arch, const char *text, size_t len, char *message);
+                         const char *arch, char *message);
 /* Is rule id selected by --only (every rule when --only is absent)? */
 bool px_lint_selected(const struct px_lint_options *opt, const char *id);
 void px_lint_apply_suppressions(struct px_lint_result *mine, struct px_suppressions *supp,
-                                struct px_lint_result *out);
+                                const char *text, size_t len, struct px_lint_result *out);
 /* bad-annotation findings for suppressions without a rule, with an unknown
  * rule or without a reason. */
 void px_lint_check_suppressions(const struct px_suppressions *s, const struct px_effective *eff,
-                                const char *path, const char *text, size_t len,
-                                struct px_lint_result *out);
+                                const char *path, struct px_lint_result *out);
 /* `.cu`/`.cuh`: the CUDA front end's findings as lint findings (lint_cuda.c). */
 bool px_lint_cuda(const char *path, const char *text, size_t len, const struct px_config *cfg,
                   const struct px_effective *eff, const struct px_lint_options *opt,

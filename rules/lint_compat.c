@@ -80,7 +80,7 @@ void px_lint_compat(const char *path, const char *text, size_t len, const struct
 			if (!line)
 				line = k->line;
 			px_lint_add_finding(out, r->id, s->severity, path, line, col, kname,
-			                    tab->targets[v->target].name, text, len,
+			                    tab->targets[v->target].name,
 			                    xstrdup(v->message ? v->message : "not supported on this target"));
 		}
 	}

@@ -290,7 +290,7 @@ static bool bridge(const struct px_cuda_file *f, const char *path, const char *t
 			}
 			if (!line || have_rule_line(&bo->found, x->rule, line))
 				continue;
-			px_lint_add_finding(&bo->found, x->rule, x->severity, path, line, 0, x->kernel, x->arch, text, len,
+			px_lint_add_finding(&bo->found, x->rule, x->severity, path, line, 0, x->kernel, x->arch,
 			                    xasprintf("%s (nvcc's PTX for %s, line %u)", x->message, arch, x->line));
 		}
 		free(map);
@@ -328,7 +328,7 @@ bool px_lint_cuda(const char *path, const char *text, size_t len, const struct p
 			const struct px_rule_setting *s = setting(eff, g->rule, &r);
 			if (s && s->state == PX_RULE_ON && px_lint_selected(opt, r->id))
 				px_lint_add_finding(&mine, r->id, s->severity, path, g->line, g->column, NULL, NULL,
-				                    text, len, xstrdup(g->message));
+				                    xstrdup(g->message));
 			continue;
 		}
 		px_diag_add(diags, g->severity, g->file, g->line, g->column, g->rule, "%s", g->message);
@@ -361,7 +361,7 @@ bool px_lint_cuda(const char *path, const char *text, size_t len, const struct p
 		                    s->nrules, s->reason);
 	}
 	if (px_lint_selected(opt, "bad-annotation"))
-		px_lint_check_suppressions(&supp, eff, path, text, len, &mine);
+		px_lint_check_suppressions(&supp, eff, path, &mine);
 
 	struct px_cuda_results res = {0};
 	px_cuda_check(f, &copt, bo.regs, bo.nregs, &res);
@@ -371,7 +371,7 @@ bool px_lint_cuda(const char *path, const char *text, size_t len, const struct p
 		if (!s || s->state != PX_RULE_ON || !px_lint_selected(opt, r->id))
 			continue;
 		px_lint_add_finding(&mine, r->id, s->severity, path, x->line, x->column, x->kernel,
-		                    x->arch, text, len, xstrdup(x->message));
+		                    x->arch, xstrdup(x->message));
 	}
 	px_cuda_results_free(&res);
 	/* the PTX findings where the source has none of that rule on that line */
@@ -399,7 +399,7 @@ bool px_lint_cuda(const char *path, const char *text, size_t len, const struct p
 	for (uint32_t a = 0; a < nown; a++)
 		free(own[a]);
 	free(own);
-	px_lint_apply_suppressions(&mine, &supp, out);
+	px_lint_apply_suppressions(&mine, &supp, text, len, out);
 	px_suppressions_free(&supp);
 	px_cuda_file_delete(f);
 	return true;
