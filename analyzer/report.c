@@ -126,8 +126,9 @@ static void on_function(void *vctx, struct px_module *m, uint32_t fi)
  *
  * Consecutive small functions share a task (until their bodies hold
  * BATCH_BYTES), so a file of tiny kernels pays fewer tasks (100,000
- * one-instruction kernels: 1.35x the CPU time of -j 1 with a task each,
- * 1.08x batched). At most one task per pool slot plus WINDOW_EXTRA are in
+ * one-instruction kernels take 1.4x the CPU time of -j 1 even so: each
+ * body is made on the parser's thread and freed on another; the wall time
+ * still drops). At most one task per pool slot plus WINDOW_EXTRA are in
  * flight (parsed, not yet committed), which bounds the bodies held at
  * once: on the 29 MB CCCL file, -j 2 peaks about 10 MB above -j 1 (one
  * more body, one more thread's temporaries and malloc arena; two tasks per
