@@ -2,11 +2,20 @@
 // on the GPU. Every kernel runs one block; thread 0 reads clock64() after a
 // __syncthreads() before the loop and after one following it, and the host
 // reports (T(2n) - T(n)) / n, the cycles of one iteration with the set-up
-// cost cancelled. The same file, compiled with `nvcc -ptx -arch=sm_90
-// -lineinfo`, is what the simulator predicts (tests/golden/simt/bench.sm_90.ptx).
+// cost cancelled. The same file, compiled with `nvcc -ptx -arch=sm_90 -O3
+// -lineinfo`, is what the simulator predicts
+// (tests/fixtures/simt/simt_bench.sm_90.ptx); tests/check_simt.py simulates
+// the block with n and 2n iterations and takes the same difference.
 // Microbenchmarks (dependent chains: latency; many warps with independent
-// chains: throughput) fill arch/sm_90.yaml; the realistic loops (reduction,
-// stencil, tiled GEMM, scan) only judge the prediction.
+// chains: throughput) fill arch/sm_90.yaml; the realistic loops (reductions,
+// stencils, tiled GEMM, scans, transpose, histogram, matrix-vector) only judge
+// the prediction, and three of them are a held-out set the model was not
+// tuned on (HELD_OUT in tests/check_simt.py).
+// Memory the loops read: either small (L1/L2-resident after the first
+// iterations, which the difference cancels) or, for the loops that claim to
+// measure DRAM (global_stream, dram_lat), a fresh region of a 1 GiB buffer
+// on every launch, so that no launch finds its data in the 50 MB L2 (the
+// simulator counts a line's first touch as a DRAM access).
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -94,11 +103,18 @@ __global__ void shared_lat(int *o, long long *t, int n) {
 	o[threadIdx.x] = j;
 }
 __global__ void shared_tput(int *o, long long *t, int n, int stride) {
-	__shared__ int s[32 * 33];
-	for (int i = threadIdx.x; i < 32 * 33; i += blockDim.x) s[i] = i;
+	__shared__ int s[32 * 33 + 1024 + 16];
+	for (int i = threadIdx.x; i < 32 * 33 + 1024 + 16; i += blockDim.x) s[i] = i;
 	int j = (threadIdx.x * stride) % (32 * 33), acc = 0;
 	START();
-	for (int i = 0; i < n; i++) { U16(acc += s[j]; j ^= 1;) }
+	// 16 independent loads per iteration at addresses that move with the
+	// loop counter (a warp-uniform offset keeps the bank pattern of the
+	// stride), so ptxas can neither hoist nor merge them
+	for (int i = 0; i < n; i++) {
+		const int *p = s + j + (i & 15) * 64;
+#pragma unroll
+		for (int u = 0; u < 16; u++) acc += p[u];
+	}
 	STOP(t);
 	o[threadIdx.x] = acc;
 }
@@ -123,19 +139,21 @@ __global__ void l2_lat(int *a, long long *t, int n) {
 	STOP(t);
 	a[2048 + threadIdx.x] = j;
 }
-// chase over a large array initialised by fill_chase (stride 4 KiB + 64 B)
-__global__ void dram_lat(const unsigned *a, unsigned *o, long long *t, int n) {
+// DRAM latency: a dependent chase through lines no launch has touched
+// before (the host passes a fresh region each launch). The next index is
+// j + 1040 + (loaded value & mask) with mask = 0 at run time: the load's
+// result feeds the next address (a true dependence the GPU must wait for)
+// while its value is known to be irrelevant (the simulator, given
+// --param mask=0, knows x & 0 = 0 and follows the same addresses).
+__global__ void dram_lat(const unsigned *a, unsigned *o, long long *t, int n, unsigned mask) {
 	unsigned j = 0;
 	START();
-	for (int i = 0; i < n; i++) { j = __ldcg(&a[j]); }
+	for (int i = 0; i < n; i++) { unsigned v = __ldcg(&a[j]); j += 1040u + (v & mask); }
 	STOP(t);
 	o[threadIdx.x] = j;
 }
-__global__ void fill_chase(unsigned *a, size_t len, unsigned step) {
-	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-	if (i < len) a[i] = (unsigned)((i + step) % len);
-}
-// streaming loads, coalesced (each iteration: every thread loads 4 B, 16 times)
+// streaming loads, coalesced (each iteration: every thread loads 4 B, 16
+// times), from a fresh region of DRAM each launch
 __global__ void global_stream(const float *a, float *o, long long *t, int n) {
 	float acc = 0;
 	const float *p = a + threadIdx.x;
@@ -244,24 +262,175 @@ __global__ void scan_loop(const int *a, int *o, long long *t, int n) {
 	o[threadIdx.x] = acc;
 }
 
+// ---- more realistic loops (any block size that is a multiple of 32 unless said) ----
+// shared-tile transpose of 32x32 tiles with a padded tile (held out)
+__global__ void transpose_loop(const float *a, float *o, long long *t, int n) {
+	__shared__ float tile[32][33];
+	int tx = threadIdx.x & 31, ty = threadIdx.x >> 5, rows = blockDim.x >> 5;
+	START();
+	for (int i = 0; i < n; i++) {
+		const float *src = a + (i & 15) * 1024;
+		float *dst = o + (i & 15) * 1024;
+		for (int r = ty; r < 32; r += rows) tile[r][tx] = src[r * 32 + tx];
+		__syncthreads();
+		for (int r = ty; r < 32; r += rows) dst[r * 32 + tx] = tile[tx][r];
+		__syncthreads();
+	}
+	STOP(t);
+}
+// block sum: shuffle-based warp reduction, warp partials through shared
+// memory, a second shuffle reduction in warp 0
+__global__ void warp_reduce_loop(const float *a, float *o, long long *t, int n) {
+	__shared__ float part[32];
+	float acc = 0;
+	START();
+	for (int i = 0; i < n; i++) {
+		float v = a[(i & 63) * blockDim.x + threadIdx.x];
+		for (int k = 16; k > 0; k >>= 1) v += __shfl_xor_sync(0xffffffffu, v, k);
+		if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = v;
+		__syncthreads();
+		if (threadIdx.x < 32) {
+			float w = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0.0f;
+			for (int k = 16; k > 0; k >>= 1) w += __shfl_xor_sync(0xffffffffu, w, k);
+			acc += w;
+		}
+		__syncthreads();
+	}
+	STOP(t);
+	o[threadIdx.x] = acc;
+}
+// histogram with shared atomics; keys from a multiplicative hash of the
+// element index (256 bins at shift 24; 16 bins, heavy contention, at 28) (held out)
+__global__ void histogram_loop(unsigned *o, long long *t, int n, int shift) {
+	__shared__ unsigned h[256];
+	for (int i = threadIdx.x; i < 256; i += blockDim.x) h[i] = 0;
+	START();
+	for (int i = 0; i < n; i++) {
+		unsigned x = (threadIdx.x + (unsigned)i * blockDim.x) * 2654435761u;
+		atomicAdd(&h[x >> shift], 1u);
+		atomicAdd(&h[(x >> (shift - 8)) & ((1u << (32 - shift)) - 1)], 1u);
+	}
+	STOP(t);
+	for (int i = threadIdx.x; i < 256; i += blockDim.x) o[i] = h[i];
+}
+// 2-D 5-point stencil over a 16-wide shared tile with a one-element halo
+// (16 x blockDim/16 threads; blockDim <= 512)
+__global__ void stencil2d_loop(const float *a, float *o, long long *t, int n) {
+	__shared__ float s[34][18];
+	int tx = threadIdx.x & 15, ty = threadIdx.x >> 4, rows = blockDim.x >> 4;
+	float acc = 0;
+	START();
+	for (int i = 0; i < n; i++) {
+		const float *g = a + (i & 15) * 2048;
+		s[ty + 1][tx + 1] = g[(ty + 1) * 64 + tx + 1];
+		if (tx < 2) s[ty + 1][tx * 17] = g[(ty + 1) * 64 + tx * 17];
+		if (ty < 2) s[ty * (rows + 1)][tx + 1] = g[ty * (rows + 1) * 64 + tx + 1];
+		__syncthreads();
+		acc += 0.2f * (s[ty + 1][tx + 1] + s[ty][tx + 1] + s[ty + 2][tx + 1] + s[ty + 1][tx] + s[ty + 1][tx + 2]);
+		__syncthreads();
+	}
+	STOP(t);
+	o[threadIdx.x] = acc;
+}
+// matrix-vector product, one row per thread, column-major A, x in shared (held out)
+__global__ void matvec_loop(const float *A, const float *x, float *y, long long *t, int n) {
+	__shared__ float xs[256];
+	for (int k = threadIdx.x; k < 256; k += blockDim.x) xs[k] = x[k];
+	float acc = 0;
+	START();
+	for (int i = 0; i < n; i++) {
+		int k = i & 255;
+		acc += A[(k & 63) * blockDim.x + threadIdx.x] * xs[k];
+	}
+	STOP(t);
+	y[threadIdx.x] = acc;
+}
+// block-wide inclusive scan: Kogge-Stone with shfl.up in each warp, warp
+// totals scanned by warp 0 through shared memory
+__global__ void kscan_loop(const int *a, int *o, long long *t, int n) {
+	__shared__ int wsum[32];
+	int acc = 0, lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+	START();
+	for (int i = 0; i < n; i++) {
+		int v = a[(i & 63) * blockDim.x + threadIdx.x];
+		for (int d = 1; d < 32; d <<= 1) { int u = __shfl_up_sync(0xffffffffu, v, d); if (lane >= d) v += u; }
+		if (lane == 31) wsum[wid] = v;
+		__syncthreads();
+		if (wid == 0) {
+			int w = lane < nw ? wsum[lane] : 0;
+			for (int d = 1; d < 32; d <<= 1) { int u = __shfl_up_sync(0xffffffffu, w, d); if (lane >= d) w += u; }
+			wsum[lane] = w;
+		}
+		__syncthreads();
+		if (wid > 0) v += wsum[wid - 1];
+		acc += v;
+		__syncthreads();
+	}
+	STOP(t);
+	o[threadIdx.x] = acc;
+}
+// register-blocked tiled GEMM: 32x32 output tile per block of 256 threads,
+// 4 outputs per thread, 32-deep k-tiles through shared memory (256 threads only)
+__global__ void gemm_rb_loop(const float *A, const float *B, float *C, long long *t, int n) {
+	__shared__ float As[32][33], Bs[32][32];
+	int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+	float c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+	START();
+	for (int i = 0; i < n; i++) {
+		int kt = (i & 15) * 32;
+#pragma unroll
+		for (int r = 0; r < 4; r++) {
+			As[ty + 8 * r][tx] = A[(ty + 8 * r) * 512 + kt + tx];
+			Bs[ty + 8 * r][tx] = B[(kt + ty + 8 * r) * 32 + tx];
+		}
+		__syncthreads();
+#pragma unroll
+		for (int k = 0; k < 32; k++) {
+			float b = Bs[k][tx];
+			c0 += As[ty][k] * b; c1 += As[ty + 8][k] * b; c2 += As[ty + 16][k] * b; c3 += As[ty + 24][k] * b;
+		}
+		__syncthreads();
+	}
+	STOP(t);
+	C[threadIdx.x] = c0 + c1 + c2 + c3;
+}
+
 // ---- host ----
 static long long *dt;
-static void *buf, *buf2, *big;
+static void *buf, *buf2;
+static char *big;
+static size_t bigoff;
+#define BIGBYTES ((size_t)1 << 30)
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 
 static long long take(void) { long long h; CK(cudaDeviceSynchronize()); CK(cudaMemcpy(&h, dt, sizeof h, cudaMemcpyDeviceToHost)); return h; }
 
+// a region of the 1 GiB buffer no launch has read since at least 1 GiB of
+// other regions (the L2 is 50 MB): its lines come from DRAM
+static void *fresh(size_t bytes)
+{
+	bytes = (bytes + 4095) & ~(size_t)4095;
+	if (bigoff + bytes > BIGBYTES)
+		bigoff = 0;
+	void *p = big + bigoff;
+	bigoff += bytes;
+	return p;
+}
+
 // one measurement: best of 5 of T(2n) - T(n), per iteration; the call's
-// arguments name the iteration count `nn`
-#define MEASURE(label, name, block, n, ...) do { \
+// arguments name the iteration count `nn`; np: the index of the kernel
+// parameter that carries it; extra: the other parameters the simulator
+// needs ("index=value,..."), for tests/check_simt.py
+#define MEASURE(label, name, block, n, np, extra, ...) do { \
 	double best = 1e30; \
 	for (int r = 0; r < 5; r++) { \
 		int nn = n; name<<<1, block>>>(__VA_ARGS__); long long a1 = take(); \
 		nn = 2 * n; name<<<1, block>>>(__VA_ARGS__); long long a2 = take(); \
 		double c = (double)(a2 - a1) / n; if (c < best) best = c; \
 	} \
-	printf("{\"loop\": \"%s\", \"kernel\": \"%s\", \"block\": %d, \"n\": %d, \"cycles_per_iteration\": %.2f}\n", label, #name, block, n, best); \
+	printf("{\"loop\": \"%s\", \"kernel\": \"%s\", \"block\": %d, \"n\": %d, \"n_param\": %d, \"params\": \"%s\", " \
+	       "\"cycles_per_iteration\": %.2f}\n", label, #name, block, n, np, extra, best); \
 } while (0)
 
 int main(void) {
@@ -271,39 +440,49 @@ int main(void) {
 	CK(cudaMalloc(&dt, 64));
 	CK(cudaMalloc(&buf, 64 << 20)); CK(cudaMemset(buf, 0, 64 << 20));
 	CK(cudaMalloc(&buf2, 64 << 20)); CK(cudaMemset(buf2, 0, 64 << 20));
-	size_t biglen = (size_t)256 << 20;  // 1 GiB of unsigned
-	CK(cudaMalloc(&big, biglen * 4));
-	fill_chase<<<(unsigned)((biglen + 255) / 256), 256>>>((unsigned *)big, biglen, 1040u * 16 + 7);
+	CK(cudaMalloc((void **)&big, BIGBYTES)); CK(cudaMemset(big, 0, BIGBYTES));
 	CK(cudaDeviceSynchronize());
 	int *ib = (int *)buf; float *fb = (float *)buf; double *db = (double *)buf;
 	const int N = 256;
 	char l[64];
 	for (int blk = 32; blk <= 1024; blk *= 2) {
 #define L(s) (snprintf(l, sizeof l, "%s/%d", s, blk), l)
-		MEASURE(L("int_add_lat"), int_add_lat, blk, N, ib, dt, nn, 3);
-		MEASURE(L("int_mad_lat"), int_mad_lat, blk, N, ib, dt, nn, 3);
-		MEASURE(L("int_mad_tput"), int_mad_tput, blk, N, ib, dt, nn, 3);
-		MEASURE(L("fp32_lat"), fp32_lat, blk, N, fb, dt, nn, 1.0001f, 0.5f);
-		MEASURE(L("fp32_tput"), fp32_tput, blk, N, fb, dt, nn, 1.0001f, 0.5f);
-		MEASURE(L("fp64_lat"), fp64_lat, blk, N, db, dt, nn, 1.0001, 0.5);
-		MEASURE(L("fp64_tput"), fp64_tput, blk, N, db, dt, nn, 1.0001, 0.5);
-		MEASURE(L("sfu_lat"), sfu_lat, blk, N, fb, dt, nn);
-		MEASURE(L("sfu_tput"), sfu_tput, blk, N, fb, dt, nn);
-		MEASURE(L("shared_lat"), shared_lat, blk, N, ib, dt, nn);
-		MEASURE(L("shared_tput_s1"), shared_tput, blk, N, ib, dt, nn, 1);
-		MEASURE(L("shared_tput_s32"), shared_tput, blk, N, ib, dt, nn, 32);
-		MEASURE(L("shared_tput_s33"), shared_tput, blk, N, ib, dt, nn, 33);
-		MEASURE(L("l1_lat"), l1_lat, blk, N, ib, dt, nn);
-		MEASURE(L("l2_lat"), l2_lat, blk, N, ib, dt, nn);
-		MEASURE(L("barrier_loop"), barrier_loop, blk, N, ib, dt, nn);
-		MEASURE(L("shfl_lat"), shfl_lat, blk, N, ib, dt, nn);
-		MEASURE(L("shfl_tput"), shfl_tput, blk, N, ib, dt, nn);
-		MEASURE(L("global_stream"), global_stream, blk, 64, fb, (float *)buf2, dt, nn);
+		MEASURE(L("int_add_lat"), int_add_lat, blk, N, 2, "", ib, dt, nn, 3);
+		MEASURE(L("int_mad_lat"), int_mad_lat, blk, N, 2, "", ib, dt, nn, 3);
+		MEASURE(L("int_mad_tput"), int_mad_tput, blk, N, 2, "", ib, dt, nn, 3);
+		MEASURE(L("fp32_lat"), fp32_lat, blk, N, 2, "", fb, dt, nn, 1.0001f, 0.5f);
+		MEASURE(L("fp32_tput"), fp32_tput, blk, N, 2, "", fb, dt, nn, 1.0001f, 0.5f);
+		MEASURE(L("fp64_lat"), fp64_lat, blk, N, 2, "", db, dt, nn, 1.0001, 0.5);
+		MEASURE(L("fp64_tput"), fp64_tput, blk, N, 2, "", db, dt, nn, 1.0001, 0.5);
+		MEASURE(L("sfu_lat"), sfu_lat, blk, N, 2, "", fb, dt, nn);
+		MEASURE(L("sfu_tput"), sfu_tput, blk, N, 2, "", fb, dt, nn);
+		MEASURE(L("shared_lat"), shared_lat, blk, N, 2, "", ib, dt, nn);
+		MEASURE(L("shared_tput_s1"), shared_tput, blk, N, 2, "3=1", ib, dt, nn, 1);
+		MEASURE(L("shared_tput_s32"), shared_tput, blk, N, 2, "3=32", ib, dt, nn, 32);
+		MEASURE(L("shared_tput_s33"), shared_tput, blk, N, 2, "3=33", ib, dt, nn, 33);
+		MEASURE(L("l1_lat"), l1_lat, blk, N, 2, "", ib, dt, nn);
+		MEASURE(L("l2_lat"), l2_lat, blk, N, 2, "", ib, dt, nn);
+		MEASURE(L("barrier_loop"), barrier_loop, blk, N, 2, "", ib, dt, nn);
+		MEASURE(L("shfl_lat"), shfl_lat, blk, N, 2, "", ib, dt, nn);
+		MEASURE(L("shfl_tput"), shfl_tput, blk, N, 2, "", ib, dt, nn);
+		MEASURE(L("global_stream"), global_stream, blk, 64, 3, "",
+		        (const float *)fresh((size_t)16 * nn * blk * 4 + 4096), (float *)buf2, dt, nn);
 	}
-	MEASURE("dram_lat/32", dram_lat, 32, 4096, (const unsigned *)big, (unsigned *)buf2, dt, nn);
-	MEASURE("reduce_loop/256", reduce_loop, 256, N, fb, (float *)buf2, dt, nn);
-	MEASURE("stencil_loop/256", stencil_loop, 256, N, fb, (float *)buf2, dt, nn);
-	MEASURE("gemm_loop/256", gemm_loop, 256, N, fb, fb + (1 << 20), (float *)buf2, dt, nn);
-	MEASURE("scan_loop/256", scan_loop, 256, N, ib, (int *)buf2, dt, nn);
+	MEASURE("dram_lat/32", dram_lat, 32, 1024, 3, "4=0",
+	        (const unsigned *)fresh((size_t)nn * 4160 + 4096), (unsigned *)buf2, dt, nn, 0u);
+	MEASURE("reduce_loop/256", reduce_loop, 256, N, 3, "", fb, (float *)buf2, dt, nn);
+	MEASURE("stencil_loop/256", stencil_loop, 256, N, 3, "", fb, (float *)buf2, dt, nn);
+	MEASURE("gemm_loop/256", gemm_loop, 256, N, 4, "", fb, fb + (1 << 20), (float *)buf2, dt, nn);
+	MEASURE("scan_loop/256", scan_loop, 256, N, 3, "", ib, (int *)buf2, dt, nn);
+	MEASURE("gemm_rb_loop/256", gemm_rb_loop, 256, N, 4, "", fb, fb + (1 << 20), (float *)buf2, dt, nn);
+	for (int blk = 128; blk <= 512; blk *= 2) {
+		MEASURE(L("transpose_loop"), transpose_loop, blk, N, 3, "", fb, (float *)buf2, dt, nn);
+		MEASURE(L("warp_reduce_loop"), warp_reduce_loop, blk, N, 3, "", fb, (float *)buf2, dt, nn);
+		MEASURE(L("histogram_loop_256"), histogram_loop, blk, N, 2, "3=24", (unsigned *)buf2, dt, nn, 24);
+		MEASURE(L("histogram_loop_16"), histogram_loop, blk, N, 2, "3=28", (unsigned *)buf2, dt, nn, 28);
+		MEASURE(L("stencil2d_loop"), stencil2d_loop, blk, N, 3, "", fb, (float *)buf2, dt, nn);
+		MEASURE(L("matvec_loop"), matvec_loop, blk, N, 4, "", fb, fb + (1 << 20), (float *)buf2, dt, nn);
+		MEASURE(L("kscan_loop"), kscan_loop, blk, N, 3, "", ib, (int *)buf2, dt, nn);
+	}
 	return 0;
 }
