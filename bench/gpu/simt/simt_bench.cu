@@ -130,6 +130,21 @@ __global__ void l1_lat(int *a, long long *t, int n) {
 	STOP(t);
 	a[2048 + threadIdx.x] = j;
 }
+// L1 throughput: 16 independent coalesced loads per iteration (one 128-byte
+// line each) from a 16 KiB block that stays in L1
+__global__ void l1_tput(const float *a, float *o, long long *t, int n) {
+	float acc = 0;
+	for (int i = threadIdx.x; i < 4096; i += blockDim.x) acc += a[i];
+	const float *p = a + (threadIdx.x & 31);
+	START();
+	for (int i = 0; i < n; i++) {
+		const float *q = p + (i & 7) * 512;
+#pragma unroll
+		for (int u = 0; u < 16; u++) acc += q[u * 32];
+	}
+	STOP(t);
+	o[threadIdx.x] = acc;
+}
 __global__ void l2_lat(int *a, long long *t, int n) {
 	for (int i = threadIdx.x; i < 1024; i += blockDim.x) a[i] = (i + 33) & 1023;
 	__syncthreads();
@@ -461,6 +476,7 @@ int main(void) {
 		MEASURE(L("shared_tput_s32"), shared_tput, blk, N, 2, "3=32", ib, dt, nn, 32);
 		MEASURE(L("shared_tput_s33"), shared_tput, blk, N, 2, "3=33", ib, dt, nn, 33);
 		MEASURE(L("l1_lat"), l1_lat, blk, N, 2, "", ib, dt, nn);
+		MEASURE(L("l1_tput"), l1_tput, blk, N, 3, "", fb, (float *)buf2, dt, nn);
 		MEASURE(L("l2_lat"), l2_lat, blk, N, 2, "", ib, dt, nn);
 		MEASURE(L("barrier_loop"), barrier_loop, blk, N, 2, "", ib, dt, nn);
 		MEASURE(L("shfl_lat"), shfl_lat, blk, N, 2, "", ib, dt, nn);
