@@ -22,6 +22,7 @@ Prints `N passed, N failed` for the seeded-bug checks.
 
 Usage: tests/check_simt.py BUILD_DIR [--report]
 """
+import concurrent.futures
 import json
 import os
 import statistics
@@ -69,11 +70,10 @@ def main():
     build = sys.argv[1] if len(sys.argv) > 1 else 'build'
     ptxray = os.path.join(build, 'ptxray')
     errs = []
-    for line in open(os.path.join(FIX, 'h100.jsonl')):
-        d = json.loads(line)
-        if 'loop' not in d:
-            continue
-        p = predict(ptxray, d)
+    ds = [d for d in map(json.loads, open(os.path.join(FIX, 'h200.jsonl'))) if 'loop' in d]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
+        preds = list(ex.map(lambda d: predict(ptxray, d), ds))
+    for d, p in zip(ds, preds):
         e = (p - d['cycles_per_iteration']) / d['cycles_per_iteration']
         errs.append((abs(e), d['loop'], d['kernel'] in HELD_OUT))
         print('%-24s measured %9.2f predicted %9.2f error %+6.1f%%%s' % (
