@@ -70,6 +70,7 @@ LIB_SOURCES = [
     'analyzer/resources.c',
     'analyzer/simt/simt.c',
     'analyzer/simt/simt_exec.c',
+    'analyzer/simt/simt_fuse.c',
     'analyzer/util.c',
     'analyzer/yaml_load.c',
     'analyzer/verify.c',

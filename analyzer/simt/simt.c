@@ -92,6 +92,8 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->lsu_sectors_per_clk = metric(a->throughput, a->nthroughput, "lsu_sectors", 4);
 	if (s->lsu_sectors_per_clk <= 0)
 		s->lsu_sectors_per_clk = 4;
+	double mpw = metric(a->throughput, a->nthroughput, "l1_misses_per_warp", 9);
+	s->misses_per_warp = mpw < 1 ? 1 : mpw > SIM_MAX_MISSES ? SIM_MAX_MISSES : (uint32_t)mpw;
 }
 
 /* ---- set-up ---- */
@@ -521,6 +523,68 @@ static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uin
 	return taken | (take ? unk : 0);
 }
 
+/* The scoreboard and the pipes after warp w issued si on scheduler sched
+ * with result latency lat and issue cost occ. */
+static void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
+                          double lat, double occ)
+{
+	uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
+	bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
+	for (uint32_t d = 0; d < si->ndefs; d++) {
+		w->ready[si->defs[d]] = done;
+		w->mem_pending[si->defs[d]] = mem;
+	}
+	uint64_t o = (uint64_t)(occ + 0.5);
+	if (o < 1)
+		o = 1;
+	if (si->pipe == P_SHARED || si->pipe == P_SHFL)
+		s->mio_free = (s->mio_free > s->cycle ? s->mio_free : s->cycle) + o;
+	else if (si->pipe == P_GLOBAL)
+		s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
+	else
+		s->pipe_free[sched][si->pipe] = s->cycle + o;
+}
+
+/* Runs instruction pc of warp w as a free one (simt_fuse.c): its values
+ * now, no issue slot, no pipe; its results are ready when its sources are. */
+static void exec_free(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t active)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	uint32_t unk, g = sim_guard(s, w, si, active, &unk);
+	double lat = 0, occ = 0;
+	sim_exec(s, w, pc, g, &lat, &occ);
+	s->res->warp_insns++;
+	uint64_t t = 0;
+	bool mem = false;
+	for (uint32_t u = 0; u < si->nuses; u++)
+		if (w->ready[si->uses[u]] > t) {
+			t = w->ready[si->uses[u]];
+			mem = w->mem_pending[si->uses[u]];
+		}
+	for (uint32_t d = 0; d < si->ndefs; d++) {
+		w->ready[si->defs[d]] = t;
+		w->mem_pending[si->defs[d]] = mem;
+	}
+}
+
+/* Runs the free instruction at the top of w's stack. */
+static void run_free(struct sim *s, struct sim_warp *w)
+{
+	struct sim_frame *top = &w->stk[w->nstk - 1];
+	uint32_t pc = top->pc;
+	uint32_t b = s->ins[pc].in->block;
+	account_loop_enter(s, w, b, pc);
+	w->prev_block = b;
+	uint32_t active = top->mask & ~w->exited;
+	exec_free(s, w, pc, active);
+	top->pc = pc + 1;
+	if (top->pc >= s->nins)
+		w->exited |= active;
+	settle(w);
+	if (w->state == W_DONE)
+		check_barrier(s);
+}
+
 /* Issues the instruction at the top of w's stack. */
 static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 {
@@ -644,24 +708,7 @@ timing:
 	if (w->state == W_DONE)
 		check_barrier(s);
 timing_nofall:
-	/* scoreboard and pipes */
-	{
-		uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
-		bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
-		for (uint32_t d = 0; d < si->ndefs; d++) {
-			w->ready[si->defs[d]] = done;
-			w->mem_pending[si->defs[d]] = mem;
-		}
-		uint64_t o = (uint64_t)(occ + 0.5);
-		if (o < 1)
-			o = 1;
-		if (si->pipe == P_SHARED || si->pipe == P_SHFL)
-			s->mio_free = (s->mio_free > s->cycle ? s->mio_free : s->cycle) + o;
-		else if (si->pipe == P_GLOBAL)
-			s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
-		else
-			s->pipe_free[sched][si->pipe] = s->cycle + o;
-	}
+	commit_timing(s, w, sched, si, lat, occ);
 	if (w->state == W_BARRIER)
 		check_barrier(s);
 }
@@ -688,77 +735,82 @@ static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsi
 	return t;
 }
 
-/* ptxas schedules loads early; the simulator runs PTX in order, so a warp
- * whose next instruction waits on a result may issue a load from further
- * down the same basic block (at most 8 instructions ahead) when nothing in
- * between is a branch, barrier, store, atomic or warp-wide operation and no
- * register hazard separates them. Returns true when it issued one. */
-static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched)
+/* ptxas list-schedules each basic block: an instruction whose sources are
+ * ready goes ahead of earlier ones that wait (loads first, so that many are
+ * in flight: global_stream's SASS issues 14 loads before the first add that
+ * uses one). The simulator runs PTX in order, so a warp whose next
+ * instruction waits may issue a later instruction of the same basic block,
+ * at most LOOKAHEAD instructions ahead, when no register hazard (read after
+ * write, write after read or write) separates it from the instructions it
+ * passes and no branch, barrier, store, atomic or warp-wide operation lies
+ * in between (ptxas does not move loads across stores it cannot prove
+ * apart). Free instructions on the way run at once. Returns true when it
+ * issued one; else lowers *retry to the first cycle one could go. */
+#define LOOKAHEAD 32
+static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
 	struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
 	const struct px_block *b = &s->f->blocks[s->f->insns[pc].block];
-	for (uint32_t k = pc + 1; k < b->end && k <= pc + 8; k++) {
+	uint32_t sd[LOOKAHEAD * 8 + 8], su[LOOKAHEAD * 12 + 12], nsd = 0, nsu = 0;
+	uint32_t active = top->mask & ~w->exited;
+	for (uint32_t k = pc; k < b->end && k <= pc + LOOKAHEAD; k++) {
 		const struct sim_insn *c = &s->ins[k];
-		unsigned fl = px_opcode_flags(c->in->op);
 		if (w->done[k])
 			continue;
-		bool is_load = (c->in->op == PX_OP_LD) && (c->pipe == P_GLOBAL || c->pipe == P_SHARED);
-		if (is_load) {
+		unsigned fl = px_opcode_flags(c->in->op);
+		if (k > pc) {
+			if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_STORE | PX_OPF_ATOMIC |
+			          PX_OPF_BARRIER | PX_OPF_WARP) || c->pipe == P_BAR || c->pipe == P_BRANCH)
+				return false;
 			bool hazard = false;
-			for (uint32_t j = pc; j < k && !hazard; j++) {
-				const struct sim_insn *p = &s->ins[j];
-				if (w->done[j])
-					continue;
-				for (uint32_t d = 0; d < p->ndefs && !hazard; d++) {
-					for (uint32_t u = 0; u < c->nuses; u++)
-						hazard |= c->uses[u] == p->defs[d];
-					for (uint32_t e = 0; e < c->ndefs; e++)
-						hazard |= c->defs[e] == p->defs[d];
+			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
+				for (uint32_t q = 0; q < nsd && !hazard; q++)
+					hazard = c->uses[u] == sd[q];
+			for (uint32_t d = 0; d < c->ndefs && !hazard; d++) {
+				for (uint32_t q = 0; q < nsd && !hazard; q++)
+					hazard = c->defs[d] == sd[q];
+				for (uint32_t q = 0; q < nsu && !hazard; q++)
+					hazard = c->defs[d] == su[q];
+			}
+			if (!hazard && c->free) {
+				exec_free(s, w, k, active);
+				w->done[k] = 1;
+				continue;
+			}
+			if (!hazard) {
+				uint64_t t = w->resume;
+				for (uint32_t u = 0; u < c->nuses; u++)
+					if (w->ready[c->uses[u]] > t)
+						t = w->ready[c->uses[u]];
+				uint64_t pf = c->pipe == P_SHARED || c->pipe == P_SHFL ? s->mio_free
+				            : c->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][c->pipe];
+				if (pf > t)
+					t = pf;
+				if (t > s->cycle && t < *retry)
+					*retry = t;
+				if (t <= s->cycle) {
+					uint32_t unk;
+					uint32_t g = sim_guard(s, w, c, active, &unk);
+					double lat = 0, occ = 1;
+					sim_exec(s, w, k, g, &lat, &occ);
+					w->done[k] = 1;
+					s->res->warp_insns++;
+					for (int32_t l = s->block_loop[c->in->block]; l >= 0; l = s->f->loops[l].parent) {
+						if (!s->loop_sel[l])
+							continue;
+						s->loop_issued[l]++;
+						s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
+					}
+					commit_timing(s, w, sched, c, lat, occ);
+					return true;
 				}
-				for (uint32_t u = 0; u < p->nuses && !hazard; u++)
-					for (uint32_t e = 0; e < c->ndefs; e++)
-						hazard |= c->defs[e] == p->uses[u];
 			}
-			if (hazard)
-				continue;
-			uint64_t t = 0;
-			for (uint32_t u = 0; u < c->nuses; u++)
-				if (w->ready[c->uses[u]] > t)
-					t = w->ready[c->uses[u]];
-			uint64_t pf = c->pipe == P_SHARED ? s->mio_free : s->lsu_free;
-			if (t > s->cycle || pf > s->cycle)
-				continue;
-			uint32_t active = top->mask & ~w->exited, unk;
-			uint32_t g = sim_guard(s, w, c, active, &unk);
-			double lat = 0, occ = 1;
-			sim_exec(s, w, k, g, &lat, &occ);
-			w->done[k] = 1;
-			s->res->warp_insns++;
-			for (int32_t l = s->block_loop[c->in->block]; l >= 0; l = s->f->loops[l].parent) {
-				if (!s->loop_sel[l])
-					continue;
-				s->loop_issued[l]++;
-				s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
-			}
-			uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
-			for (uint32_t d = 0; d < c->ndefs; d++) {
-				w->ready[c->defs[d]] = done;
-				w->mem_pending[c->defs[d]] = true;
-			}
-			uint64_t o = (uint64_t)(occ + 0.5);
-			if (o < 1)
-				o = 1;
-			if (c->pipe == P_SHARED)
-				s->mio_free = s->cycle + o;
-			else
-				s->lsu_free = s->cycle + o;
-			(void)sched;
-			return true;
 		}
-		if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_STORE | PX_OPF_ATOMIC |
-		          PX_OPF_BARRIER | PX_OPF_WARP))
-			return false;
+		for (uint32_t d = 0; d < c->ndefs; d++)
+			sd[nsd++] = c->defs[d];
+		for (uint32_t u = 0; u < c->nuses; u++)
+			su[nsu++] = c->uses[u];
 	}
 	return false;
 }
@@ -795,18 +847,26 @@ static void run(struct sim *s)
 					why[wi] = PX_STALL_BARRIER;
 					continue;
 				}
-				/* instructions issued early are skipped when reached */
-				while (w->state == W_READY && w->nstk && w->done[w->stk[w->nstk - 1].pc]) {
-					w->done[w->stk[w->nstk - 1].pc] = 0;
-					w->stk[w->nstk - 1].pc++;
-					settle(w);
+				/* instructions issued early are skipped when reached, free
+				 * ones run without an issue slot */
+				while (w->state == W_READY && w->nstk) {
+					uint32_t tpc = w->stk[w->nstk - 1].pc;
+					if (w->done[tpc]) {
+						w->done[tpc] = 0;
+						w->stk[w->nstk - 1].pc++;
+						settle(w);
+					} else if (s->ins[tpc].free) {
+						run_free(s, w);
+					} else {
+						break;
+					}
 				}
 				if (w->state != W_READY)
 					continue;
 				unsigned y;
 				uint64_t t = ready_at(s, w, sc, &y);
 				if (t > s->cycle && pick < 0 && y != PX_STALL_PIPE && y != PX_STALL_BARRIER &&
-				    issue_early(s, w, sc)) {
+				    issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
 					why[wi] = PX_STALL_SELECTED;
 					rr_next = (rr[sc] + k + 1) % nw;
@@ -982,6 +1042,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		return false;
 	}
 	sim_decode(&s);
+	sim_mark_free(&s);
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;

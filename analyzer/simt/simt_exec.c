@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../arch/arch.h"
 #include "simt_int.h"
 
 void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...)
@@ -334,7 +335,17 @@ void sim_decode(struct sim *s)
 		const struct px_insn *in = &f->insns[i];
 		struct sim_insn *si = &s->ins[i];
 		si->in = in;
-		si->pipe = (uint8_t)pipe_of(in);
+		si->pipe = si->lat_pipe = (uint8_t)pipe_of(in);
+		/* sm_90 (ptxas 13.0): 32-bit integer add/sub become VIADD or
+		 * IMAD.IADD, which issue to the FMA pipe beside LOP3/ISETP/SHF on
+		 * the ALU pipe, with the ALU's latency: int_add_lat's add/xor chain
+		 * issues one instruction per cycle per scheduler with 8 warps each
+		 * (263.8 cycles for 256 issues), which either pipe alone, at half
+		 * rate, could not */
+		if (si->pipe == P_ALU && (in->op == PX_OP_ADD || in->op == PX_OP_SUB) && in->ntypes &&
+		    px_type_bits(in->types[0]) <= 32 && px_type_kind(in->types[0]) != 'f' &&
+		    s->opt->arch->major >= 8)
+			si->pipe = P_IMAD;
 		si->nop = (uint8_t)(in->nopnds > 6 ? 6 : in->nopnds);
 		for (uint32_t k = 0; k < si->nop; k++)
 			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
@@ -1086,6 +1097,17 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				worst = lt;
 		}
 		*lat = worst + (sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0);
+		if (worst > s->lat_l1 && !is_st) {
+			/* a miss waits for one of the warp's miss slots (global_stream:
+			 * a warp streaming from DRAM keeps about 9 lines in flight) */
+			uint32_t k = 0;
+			for (uint32_t i = 1; i < s->misses_per_warp; i++)
+				if (w->miss_free[i] < w->miss_free[k])
+					k = i;
+			uint64_t start = w->miss_free[k] > s->cycle ? w->miss_free[k] : s->cycle;
+			*lat += (double)(start - s->cycle);
+			w->miss_free[k] = s->cycle + (uint64_t)(*lat + 0.5);
+		}
 	} else {
 		*lat = s->lat[P_ALU];
 		*occ = 1;
@@ -1335,7 +1357,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 	const struct sim_insn *si = &s->ins[pc];
 	const struct px_insn *in = si->in;
 	unsigned fl = px_opcode_flags(in->op);
-	*lat = s->lat[si->pipe];
+	*lat = s->lat[si->lat_pipe];
 	*occ = s->occ[si->pipe];
 	if (!mask)
 		return 0;
@@ -1546,9 +1568,11 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 	uint32_t nsrc = si->nop > 1 ? si->nop - 1u : 0;
 	uint64_t buf[3][32];
 	const uint64_t *src[3];
-	uint32_t unk_in = 0;
-	for (uint32_t k = 0; k < 3; k++)
-		src[k] = k < nsrc ? gather(s, w, &o[1 + k], mask, buf[k], &unk_in) : zero_lanes;
+	uint32_t unk_in = 0, unk_src[3] = {0, 0, 0};
+	for (uint32_t k = 0; k < 3; k++) {
+		src[k] = k < nsrc ? gather(s, w, &o[1 + k], mask, buf[k], &unk_src[k]) : zero_lanes;
+		unk_in |= unk_src[k];
+	}
 	uint32_t dst = o[0].slot, unk_out = 0;
 	uint64_t *dv = dst == UINT32_MAX ? NULL : &w->val[(size_t)dst * 32];
 	bool ftz = in->mods & PX_MOD_FTZ;
@@ -1600,6 +1624,16 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 				dv[l] = r & tm;
 		}
 		unk_out = unk_in & mask;
+		if ((in->op == PX_OP_AND || in->op == PX_OP_MUL) && unk_out) {
+			/* x & 0 and x * 0 are 0 whatever x is: a lane with one known
+			 * zero source has a known result (dv holds 0 there already) */
+			for (uint32_t m = unk_out; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				if ((!(unk_src[0] >> l & 1) && (src[0][l] & tm) == 0) ||
+				    (!(unk_src[1] >> l & 1) && (src[1][l] & tm) == 0))
+					unk_out &= ~(1u << l);
+			}
+		}
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);

@@ -12,6 +12,10 @@
 #define SIM_PARAM_PTR(i) (0x0000010000000000ull * ((uint64_t)(i) + 1))  /* pointer params */
 #define SIM_GLOBAL_VARS 0x0000000010000000ull  /* module .global variables */
 
+/* L1 misses one warp can have in flight, at most (the arch table's
+ * throughput.l1_misses_per_warp, clamped to this) */
+#define SIM_MAX_MISSES 64
+
 /* Pipelines an instruction occupies (timing classes). */
 enum sim_pipe { P_ALU, P_IMAD, P_FP32, P_FP64, P_SFU, P_SHARED, P_GLOBAL, P_SHFL, P_BAR, P_BRANCH,
                 P_COUNT };
@@ -30,10 +34,13 @@ struct sim_opnd {
 
 struct sim_insn {
 	const struct px_insn *in;
-	uint8_t pipe;      /* enum sim_pipe */
+	uint8_t pipe;      /* enum sim_pipe: the pipe it issues to */
+	uint8_t lat_pipe;  /* the pipe whose latency its result has */
 	uint8_t nop;
 	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
 	bool is_signed;
+	uint8_t free;      /* costs no issue slot in SASS (simt_fuse.c) */
+	uint8_t hoisted;   /* loop invariant: ptxas moves it out of the loop */
 	uint32_t target;   /* branch: instruction index */
 	uint32_t nuses, ndefs;
 	uint32_t uses[12], defs[8];   /* slots */
@@ -80,6 +87,7 @@ struct sim_warp {
 	uint8_t *mem_pending;     /* nslots: produced by a load */
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
 	uint64_t resume;          /* cycle a barrier release lets it go on */
+	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
 	uint32_t prev_block;
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
 	int64_t tid[32][3];
@@ -115,6 +123,7 @@ struct sim {
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
+	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
 	/* loops */
 	uint32_t nloops;          /* f->nloops */
@@ -129,6 +138,9 @@ struct sim {
 	bool stop;
 	const char *stop_reason;
 };
+
+/* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
+void sim_mark_free(struct sim *s);
 
 /* simt_exec.c */
 void sim_decode(struct sim *s);

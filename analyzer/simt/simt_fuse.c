@@ -1,0 +1,271 @@
+/* simt_fuse.c: which PTX instructions cost no issue slot once ptxas has
+ * compiled the loop to SASS. The simulator runs PTX; ptxas folds, fuses and
+ * hoists, so a PTX-level count of issue slots and dependent steps is too
+ * high where these rewrites apply. Each rule below is what ptxas 13.0 does
+ * on sm_90 in tests/fixtures/simt/simt_bench.sm_90.sass (the SASS of the
+ * benchmark whose PTX the timing is judged on):
+ *
+ *  - IADD3: an integer add/sub of 32 bits whose only use is another 32-bit
+ *    add/sub (dram_lat: add.s32 + add.s32 1040 -> one IADD3).
+ *  - LOP3: a 32-bit and/or/xor/not whose only use is another (any
+ *    three-input logic function is one LOP3.LUT).
+ *  - IMAD.WIDE / IMAD / LEA: mul.wide.{u32,s32}, mul.lo of 32 bits, or shl
+ *    by an immediate whose only use is an add of the product's width
+ *    (dram_lat: mul.wide.u32 + add.s64 -> IMAD.WIDE.U32; global_stream's
+ *    shl + add -> LEA/LEA.HI.X).
+ *  - zero extension: cvt.u64.u32 used only by 64-bit add/shl/mul.wide (a
+ *    register pair with RZ as its upper half; LEA.HI.X takes it as is).
+ *  - addressing modes: add.s64 of an immediate whose every use is the base
+ *    of a ld/st/atom address ([R+imm]).
+ *  - copies: mov of a register or an immediate (register allocation and
+ *    immediate operands remove them); not special registers, not packs.
+ *  - loop invariants: a non-memory instruction of a loop whose sources are
+ *    all defined outside the loop (or by such hoisted instructions), whose
+ *    destination is defined by it alone (ptxas hoists it; shared_tput's
+ *    loop-invariant shared loads showed the hoisting, the rule keeps to
+ *    arithmetic because loads may alias stores in the loop).
+ *
+ * A free instruction still executes (its values are needed) but takes no
+ * scheduler slot, no pipe and no latency of its own: its results are ready
+ * when its sources are. The fused consumer keeps its own cost. */
+#include <string.h>
+
+#include "simt_int.h"
+
+static bool is_int32_add(const struct px_insn *in)
+{
+	if (in->op != PX_OP_ADD && in->op != PX_OP_SUB)
+		return false;
+	if (!in->ntypes || in->mods & (PX_MOD_SAT | PX_MOD_CC))
+		return false;
+	char k = px_type_kind(in->types[0]);
+	return (k == 's' || k == 'u' || k == 'b') && px_type_bits(in->types[0]) == 32;
+}
+
+static bool is_logic32(const struct px_insn *in)
+{
+	if (in->op != PX_OP_AND && in->op != PX_OP_OR && in->op != PX_OP_XOR && in->op != PX_OP_NOT)
+		return false;
+	return in->ntypes && in->types[0] != PX_TYPE_PRED && px_type_bits(in->types[0]) == 32;
+}
+
+static bool is_add_bits(const struct px_insn *in, unsigned bits)
+{
+	if (in->op != PX_OP_ADD || !in->ntypes || in->mods & (PX_MOD_SAT | PX_MOD_CC))
+		return false;
+	char k = px_type_kind(in->types[0]);
+	return (k == 's' || k == 'u' || k == 'b') && px_type_bits(in->types[0]) == bits;
+}
+
+/* the register a single-destination instruction writes, -1 if not one */
+static int32_t single_def(const struct px_func *f, uint32_t i)
+{
+	uint32_t n;
+	const int32_t *d = px_func_defs(f, i, &n);
+	return n == 1 ? d[0] : -1;
+}
+
+static bool loop_has_block(const struct px_loop *lp, uint32_t b)
+{
+	uint32_t lo = 0, hi = lp->nblocks;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (lp->blocks[mid] == b)
+			return true;
+		if (lp->blocks[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static bool special_src(const struct px_insn *in)
+{
+	for (uint32_t k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == PX_OPND_SREG || in->opnds[k].kind == PX_OPND_VEC)
+			return true;
+	return false;
+}
+
+/* each register's users and definers (instruction indices), as CSR lists */
+struct regrefs {
+	uint32_t *ustart, *ulist, *dstart, *dlist;
+};
+
+static void regrefs_build(const struct px_func *f, struct regrefs *r)
+{
+	uint32_t nr = f->nregs;
+	r->ustart = xcalloc(nr + 2, sizeof *r->ustart);
+	r->dstart = xcalloc(nr + 2, sizeof *r->dstart);
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t *uc = pass ? xcalloc(nr + 1, sizeof *uc) : NULL, *dc = pass ? xcalloc(nr + 1, sizeof *dc) : NULL;
+		for (uint32_t i = 0; i < f->ninsns; i++) {
+			uint32_t n;
+			const int32_t *u = px_func_uses(f, i, &n);
+			for (uint32_t k = 0; k <= n; k++) {
+				int32_t g = k < n ? u[k] : f->insns[i].guard;
+				if (g < 0)
+					continue;
+				if (pass)
+					r->ulist[r->ustart[g] + uc[g]++] = i;
+				else
+					r->ustart[g + 1]++;
+			}
+			const int32_t *d = px_func_defs(f, i, &n);
+			for (uint32_t k = 0; k < n; k++) {
+				if (pass)
+					r->dlist[r->dstart[d[k]] + dc[d[k]]++] = i;
+				else
+					r->dstart[d[k] + 1]++;
+			}
+		}
+		if (!pass) {
+			for (uint32_t g = 0; g < nr; g++) {
+				r->ustart[g + 1] += r->ustart[g];
+				r->dstart[g + 1] += r->dstart[g];
+			}
+			r->ulist = xcalloc(r->ustart[nr] + 1, sizeof *r->ulist);
+			r->dlist = xcalloc(r->dstart[nr] + 1, sizeof *r->dlist);
+		}
+		free(uc);
+		free(dc);
+	}
+}
+
+static void regrefs_free(struct regrefs *r)
+{
+	free(r->ustart);
+	free(r->ulist);
+	free(r->dstart);
+	free(r->dlist);
+}
+
+/* every use of register d satisfies ok(user, d) */
+static bool all_uses(const struct px_func *f, const struct regrefs *r, int32_t d,
+                     bool (*ok)(const struct px_insn *, int32_t))
+{
+	if (r->ustart[d] == r->ustart[d + 1])
+		return false;
+	for (uint32_t k = r->ustart[d]; k < r->ustart[d + 1]; k++)
+		if (!ok(&f->insns[r->ulist[k]], d))
+			return false;
+	return true;
+}
+
+static bool zext_user(const struct px_insn *c, int32_t d)
+{
+	(void)d;
+	return is_add_bits(c, 64) || c->op == PX_OP_SHL || (c->op == PX_OP_MUL && c->mods & PX_MOD_WIDE);
+}
+
+static bool address_user(const struct px_insn *c, int32_t d)
+{
+	unsigned fl = px_opcode_flags(c->op);
+	if (!(fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)) || c->guard == d)
+		return false;
+	for (uint32_t o = 0; o < c->nopnds; o++)
+		if (c->opnds[o].kind == PX_OPND_REG && c->opnds[o].reg == d)
+			return false;   /* stored as a value, not an address */
+	return true;
+}
+
+void sim_mark_free(struct sim *s)
+{
+	const struct px_func *f = s->f;
+	struct regrefs rr = {0};
+	regrefs_build(f, &rr);
+#define NUSE(r) (rr.ustart[(r) + 1] - rr.ustart[r])
+#define NDEF(r) (rr.dstart[(r) + 1] - rr.dstart[r])
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		struct sim_insn *si = &s->ins[i];
+		int32_t d = single_def(f, i);
+		if (d < 0 || in->guard >= 0 || special_src(in))
+			continue;
+		/* copies */
+		if (in->op == PX_OP_MOV && in->nopnds == 2 &&
+		    (in->opnds[1].kind == PX_OPND_REG || in->opnds[1].kind == PX_OPND_IMM ||
+		     in->opnds[1].kind == PX_OPND_FIMM)) {
+			si->free = 1;
+			continue;
+		}
+		/* zero extension feeding 64-bit address arithmetic */
+		if (in->op == PX_OP_CVT && in->ntypes > 1 && in->types[0] == PX_TYPE_U64 &&
+		    in->types[1] == PX_TYPE_U32 && all_uses(f, &rr, d, zext_user)) {
+			si->free = 1;
+			continue;
+		}
+		/* [reg+imm] addressing */
+		if (is_add_bits(in, 64) && in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM &&
+		    all_uses(f, &rr, d, address_user)) {
+			si->free = 1;
+			continue;
+		}
+		/* fusion into the single consumer, later in the same block */
+		if (NUSE(d) != 1 || NDEF(d) != 1)
+			continue;
+		uint32_t j = rr.ulist[rr.ustart[d]];
+		if (j <= i || f->insns[j].block != in->block)
+			continue;
+		const struct px_insn *c = &f->insns[j];
+		bool fuse = false;
+		if (is_int32_add(in))
+			fuse = is_int32_add(c);
+		else if (is_logic32(in))
+			fuse = is_logic32(c);
+		else if (in->op == PX_OP_MUL && in->mods & PX_MOD_WIDE && in->ntypes &&
+		         px_type_bits(in->types[0]) == 32)
+			fuse = is_add_bits(c, 64);
+		else if (in->op == PX_OP_MUL && in->mods & PX_MOD_LO && in->ntypes &&
+		         px_type_kind(in->types[0]) != 'f' && px_type_bits(in->types[0]) == 32)
+			fuse = is_add_bits(c, 32);
+		else if (in->op == PX_OP_SHL && in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM && in->ntypes)
+			fuse = is_add_bits(c, px_type_bits(in->types[0]));
+		if (fuse)
+			si->free = 1;
+	}
+	/* loop invariants: repeated until nothing changes, since a hoisted
+	 * instruction makes its users invariant too */
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		const struct px_loop *lp = &f->loops[l];
+		bool changed = true;
+		while (changed) {
+			changed = false;
+			for (uint32_t bi = 0; bi < lp->nblocks; bi++) {
+				const struct px_block *b = &f->blocks[lp->blocks[bi]];
+				for (uint32_t i = b->first; i < b->end; i++) {
+					const struct px_insn *in = &f->insns[i];
+					struct sim_insn *si = &s->ins[i];
+					if (si->hoisted)
+						continue;
+					unsigned fl = px_opcode_flags(in->op);
+					if (fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BRANCH | PX_OPF_TERM |
+					          PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP) || in->guard >= 0 ||
+					    special_src(in) || in->op == PX_OP_LD || in->op == PX_OP_LDU || si->pipe == P_SHFL)
+						continue;
+					int32_t d = single_def(f, i);
+					if (d < 0 || NDEF(d) != 1)
+						continue;
+					uint32_t n;
+					const int32_t *u = px_func_uses(f, i, &n);
+					bool inv = true;
+					for (uint32_t k = 0; k < n && inv; k++)
+						for (uint32_t q = rr.dstart[u[k]]; q < rr.dstart[u[k] + 1] && inv; q++) {
+							uint32_t j = rr.dlist[q];
+							if (loop_has_block(lp, f->insns[j].block) && !s->ins[j].hoisted)
+								inv = false;
+						}
+					if (inv) {
+						si->hoisted = 1;
+						si->free = 1;
+						changed = true;
+					}
+				}
+			}
+		}
+	}
+#undef NUSE
+#undef NDEF
+	regrefs_free(&rr);
+}
