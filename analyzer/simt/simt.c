@@ -556,6 +556,11 @@ static void exec_free(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t a
 	s->res->warp_insns++;
 	uint64_t t = 0;
 	bool mem = false;
+	if (si->in->op == PX_OP_LD) {
+		/* a vector load's other elements arrive with the first */
+		t = s->cycle + (uint64_t)(lat + 0.5);
+		mem = true;
+	}
 	for (uint32_t u = 0; u < si->nuses; u++)
 		if (w->ready[si->uses[u]] > t) {
 			t = w->ready[si->uses[u]];
@@ -743,10 +748,21 @@ static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsi
  * at most LOOKAHEAD instructions ahead, when no register hazard (read after
  * write, write after read or write) separates it from the instructions it
  * passes and no branch, barrier, store, atomic or warp-wide operation lies
- * in between (ptxas does not move loads across stores it cannot prove
- * apart). Free instructions on the way run at once. Returns true when it
+ * in between; a load passes a store only of another state space (ptxas
+ * does not move loads across stores it cannot prove apart). Free instructions on the way run at once. Returns true when it
  * issued one; else lowers *retry to the first cycle one could go. */
 #define LOOKAHEAD 32
+/* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
+static unsigned mem_space_class(const struct px_insn *in)
+{
+	if (!(px_opcode_flags(in->op) & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)))
+		return 0;
+	switch (in->space) {
+	case PX_SPACE_SHARED: case PX_SPACE_SHARED_CTA: return 1;
+	case PX_SPACE_GENERIC: case PX_SPACE_NONE: return 3;
+	default: return 2;
+	}
+}
 static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
 	struct sim_frame *top = &w->stk[w->nstk - 1];
@@ -754,16 +770,20 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	const struct px_block *b = &s->f->blocks[s->f->insns[pc].block];
 	uint32_t sd[LOOKAHEAD * 8 + 8], su[LOOKAHEAD * 12 + 12], nsd = 0, nsu = 0;
 	uint32_t active = top->mask & ~w->exited;
+	unsigned stores = 0;   /* state spaces of the stores passed over */
 	for (uint32_t k = pc; k < b->end && k <= pc + LOOKAHEAD; k++) {
 		const struct sim_insn *c = &s->ins[k];
 		if (w->done[k])
 			continue;
 		unsigned fl = px_opcode_flags(c->in->op);
 		if (k > pc) {
-			if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_STORE | PX_OPF_ATOMIC |
-			          PX_OPF_BARRIER | PX_OPF_WARP) || c->pipe == P_BAR || c->pipe == P_BRANCH)
+			if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP) ||
+			    c->pipe == P_BAR || c->pipe == P_BRANCH)
 				return false;
-			bool hazard = false;
+			/* a load passes stores of another state space only (global vs
+			 * shared: they cannot alias; generic ones may be either) */
+			unsigned sp = mem_space_class(c->in);
+			bool hazard = (fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) != 0 || (sp & stores) != 0;
 			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
 				for (uint32_t q = 0; q < nsd && !hazard; q++)
 					hazard = c->uses[u] == sd[q];
@@ -807,6 +827,8 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				}
 			}
 		}
+		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC))
+			stores |= mem_space_class(c->in);
 		for (uint32_t d = 0; d < c->ndefs; d++)
 			sd[nsd++] = c->defs[d];
 		for (uint32_t u = 0; u < c->nuses; u++)
@@ -833,7 +855,10 @@ static void run(struct sim *s)
 	while (!s->stop) {
 		bool any_live = false, issued = false;
 		uint64_t next = UINT64_MAX;
-		for (uint32_t sc = 0; sc < nsched; sc++) {
+		/* the SM-wide units (MIO, LSU) go to the schedulers in turn: the
+		 * first to look changes every cycle */
+		for (uint32_t sk = 0; sk < nsched; sk++) {
+			uint32_t sc = (uint32_t)((sk + s->cycle) % nsched);
 			uint32_t nw = (s->nwarps + nsched - 1 - sc) / nsched;
 			int32_t pick = -1;
 			uint32_t rr_next = rr[sc];

@@ -1065,7 +1065,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	if (spc == SP_SHARED) {
 		uint32_t wf = 1, ideal = 1;
 		if (known_mask)
-			px_warp_wavefronts(addrs, known_mask, bytes, &wf, &ideal);
+			px_warp_wavefronts(addrs, known_mask, bytes * (si->vecw ? si->vecw : 1), &wf, &ideal);
 		*occ = wf ? wf : 1;
 		*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {

@@ -19,6 +19,12 @@
  *    of a ld/st/atom address ([R+imm]).
  *  - copies: mov of a register or an immediate (register allocation and
  *    immediate operands remove them); not special registers, not packs.
+ *  - vector shared loads: 2 or 4 ld.shared of 4 bytes from one base
+ *    register at consecutive offsets, the first a multiple of 8 or 16 and
+ *    the base provably that aligned (its definitions: a shared variable's
+ *    address plus shifted or scaled values), become one LDS.64/LDS.128
+ *    (gemm_loop: As[ty][k..k+3] -> LDS.128 [R6+0x10]); the first keeps the
+ *    issue slot and pays the wavefronts of the wider access (vecw).
  *  - loop invariants: a non-memory instruction of a loop whose sources are
  *    all defined outside the loop (or by such hoisted instructions), whose
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
@@ -170,6 +176,129 @@ static bool address_user(const struct px_insn *c, int32_t d)
 	return true;
 }
 
+/* The alignment (a power of two, at most 16) register r is known to have,
+ * from its single definition; 1 when unknown. */
+static uint32_t reg_align(const struct sim *s, const struct regrefs *rr, int32_t r, int depth);
+
+static uint32_t opnd_align(const struct sim *s, const struct regrefs *rr, const struct px_operand *o, int depth)
+{
+	switch (o->kind) {
+	case PX_OPND_IMM: {
+		uint64_t v = (uint64_t)o->imm;
+		return v == 0 ? 16 : (v & -v) >= 16 ? 16 : (uint32_t)(v & -v);
+	}
+	case PX_OPND_SYM: {
+		/* where the variable lies in the simulated layout (ptxas places
+		 * a block's shared arrays on 16-byte boundaries in the same way) */
+		uint64_t addr = 1;
+		for (uint32_t i = 0; i < s->f->nvars; i++)
+			if (px_str_eq(s->f->vars[i].name, o->sym))
+				addr = s->var_addr[i];
+		for (uint32_t i = 0; i < s->m->nvars && addr == 1; i++)
+			if (px_str_eq(s->m->vars[i].name, o->sym))
+				addr = s->mvar_addr[i];
+		return addr == 0 || (addr & -addr) >= 16 ? 16 : (uint32_t)(addr & -addr);
+	}
+	case PX_OPND_REG:
+		return reg_align(s, rr, o->reg, depth + 1);
+	default:
+		return 1;
+	}
+}
+
+static uint32_t reg_align(const struct sim *s, const struct regrefs *rr, int32_t r, int depth)
+{
+	if (depth > 8 || rr->dstart[r + 1] - rr->dstart[r] != 1)
+		return 1;
+	const struct px_insn *in = &s->f->insns[rr->dlist[rr->dstart[r]]];
+	if (in->guard >= 0 || in->nopnds < 2)
+		return 1;
+	const struct px_operand *a = &in->opnds[1], *b = in->nopnds > 2 ? &in->opnds[2] : NULL;
+	uint32_t x, y;
+	switch (in->op) {
+	case PX_OP_MOV: case PX_OP_CVTA: case PX_OP_CVT:
+		return opnd_align(s, rr, a, depth);
+	case PX_OP_ADD: case PX_OP_SUB:
+		if (!b)
+			return 1;
+		x = opnd_align(s, rr, a, depth);
+		y = opnd_align(s, rr, b, depth);
+		return x < y ? x : y;
+	case PX_OP_SHL:
+		if (!b || b->kind != PX_OPND_IMM || b->imm < 0)
+			return 1;
+		x = opnd_align(s, rr, a, depth);
+		return b->imm >= 4 ? 16 : (x << b->imm) > 16 ? 16 : x << b->imm;
+	case PX_OP_MUL: case PX_OP_MAD:
+		if (!b || in->op == PX_OP_MAD)
+			return 1;
+		x = opnd_align(s, rr, a, depth) * opnd_align(s, rr, b, depth);
+		return x > 16 ? 16 : x;
+	default:
+		return 1;
+	}
+}
+
+/* a 4-byte ld.shared with a register base: its base and offset */
+static bool lds4(const struct px_insn *in, int32_t *base, int64_t *off)
+{
+	if (in->op != PX_OP_LD || in->vec > 1 || in->guard >= 0 ||
+	    (in->space != PX_SPACE_SHARED && in->space != PX_SPACE_SHARED_CTA) || !in->ntypes ||
+	    px_type_bits(in->types[in->ntypes - 1]) != 32 || in->nopnds != 2 || in->opnds[1].kind != PX_OPND_ADDR ||
+	    in->opnds[1].reg < 0 || in->opnds[1].sym.n)
+		return false;
+	*base = in->opnds[1].reg;
+	*off = in->opnds[1].imm;
+	return true;
+}
+
+/* Groups of 2 or 4 ld.shared that ptxas makes one vector load. */
+static void mark_vector_loads(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		const struct px_block *bl = &f->blocks[b];
+		for (uint32_t i = bl->first; i < bl->end; i++) {
+			int32_t base;
+			int64_t off;
+			if (s->ins[i].free || s->ins[i].vecw || !lds4(&f->insns[i], &base, &off))
+				continue;
+			uint32_t al = reg_align(s, rr, base, 0);
+			uint32_t want = off % 16 == 0 && al >= 16 ? 4 : off % 8 == 0 && al >= 8 ? 2 : 0;
+			for (; want >= 2; want /= 2) {
+				uint32_t member[4] = {i, 0, 0, 0}, got = 1;
+				/* the others later in the block, before base is redefined */
+				for (uint32_t j = i + 1; j < bl->end && got < want; j++) {
+					int32_t b2;
+					int64_t o2;
+					if (lds4(&f->insns[j], &b2, &o2) && b2 == base && o2 > off && o2 < off + 4 * (int64_t)want &&
+					    (o2 - off) % 4 == 0 && !s->ins[j].free && !s->ins[j].vecw) {
+						bool dup = false;
+						for (uint32_t q = 1; q < got; q++)
+							dup |= f->insns[member[q]].opnds[1].imm == o2;
+						if (!dup)
+							member[got++] = j;
+					}
+					uint32_t nd;
+					const int32_t *d = px_func_defs(f, j, &nd);
+					bool redef = false;
+					for (uint32_t q = 0; q < nd; q++)
+						redef |= d[q] == base;
+					unsigned fl = px_opcode_flags(f->insns[j].op);
+					if (redef || fl & (PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BARRIER | PX_OPF_BRANCH))
+						break;
+				}
+				if (got == want) {
+					s->ins[i].vecw = (uint8_t)want;
+					for (uint32_t q = 1; q < got; q++)
+						s->ins[member[q]].free = 1;
+					break;
+				}
+			}
+		}
+	}
+}
+
 void sim_mark_free(struct sim *s)
 {
 	const struct px_func *f = s->f;
@@ -225,6 +354,7 @@ void sim_mark_free(struct sim *s)
 		if (fuse)
 			si->free = 1;
 	}
+	mark_vector_loads(s, &rr);
 	/* loop invariants: repeated until nothing changes, since a hoisted
 	 * instruction makes its users invariant too */
 	for (uint32_t l = 0; l < f->nloops; l++) {
