@@ -92,6 +92,8 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->lsu_sectors_per_clk = metric(a->throughput, a->nthroughput, "lsu_sectors", 4);
 	if (s->lsu_sectors_per_clk <= 0)
 		s->lsu_sectors_per_clk = 4;
+	double spw = metric(a->throughput, a->nthroughput, "shared_wavefronts_per_subpartition", 0);
+	s->mio_sp_occ = spw > 0 ? 1.0 / spw : 0;
 	double mpw = metric(a->throughput, a->nthroughput, "l1_misses_per_warp", 9);
 	s->misses_per_warp = mpw < 1 ? 1 : mpw > SIM_MAX_MISSES ? SIM_MAX_MISSES : (uint32_t)mpw;
 }
@@ -537,6 +539,10 @@ static void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, con
 	uint64_t o = (uint64_t)(occ + 0.5);
 	if (o < 1)
 		o = 1;
+	if (si->pipe == P_SHARED) {
+		uint64_t *sp = &s->mio_sp_free[sched & 3];
+		*sp = (*sp > s->cycle ? *sp : s->cycle) + (uint64_t)(occ * s->mio_sp_occ + 0.5);
+	}
 	if (si->pipe == P_SHARED || si->pipe == P_SHFL)
 		s->mio_free = (s->mio_free > s->cycle ? s->mio_free : s->cycle) + o;
 	else if (si->pipe == P_GLOBAL)
@@ -733,6 +739,8 @@ static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsi
 	}
 	uint64_t p = si->pipe == P_SHARED || si->pipe == P_SHFL ? s->mio_free
 	           : si->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][si->pipe];
+	if (si->pipe == P_SHARED && s->mio_sp_free[sched & 3] > p)
+		p = s->mio_sp_free[sched & 3];
 	if (p > t) {
 		t = p;
 		*why = PX_STALL_PIPE;
@@ -805,6 +813,8 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 						t = w->ready[c->uses[u]];
 				uint64_t pf = c->pipe == P_SHARED || c->pipe == P_SHFL ? s->mio_free
 				            : c->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][c->pipe];
+				if (c->pipe == P_SHARED && s->mio_sp_free[sched & 3] > pf)
+					pf = s->mio_sp_free[sched & 3];
 				if (pf > t)
 					t = pf;
 				if (t > s->cycle && t < *retry)

@@ -122,6 +122,8 @@ struct sim {
 	uint64_t cycle;
 	uint64_t pipe_free[4][P_COUNT];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
+	uint64_t mio_sp_free[4];      /* per scheduler: its shared-memory requests (half the SM's rate) */
+	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	uint32_t misses_per_warp;
