@@ -757,7 +757,9 @@ static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsi
  * write, write after read or write) separates it from the instructions it
  * passes and no branch, barrier, store, atomic or warp-wide operation lies
  * in between; a load passes a store only of another state space (ptxas
- * does not move loads across stores it cannot prove apart). Free instructions on the way run at once. Returns true when it
+ * does not move loads across stores it cannot prove apart). A branch over
+ * a short region that ptxas if-converts does not stop it: the region's
+ * instructions go with the lanes that run them. Free instructions on the way run at once. Returns true when it
  * issued one; else lowers *retry to the first cycle one could go. */
 #define LOOKAHEAD 32
 /* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
@@ -775,26 +777,57 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 {
 	struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
-	const struct px_block *b = &s->f->blocks[s->f->insns[pc].block];
+	const struct px_func *f = s->f;
+	uint32_t end = f->blocks[f->insns[pc].block].end;
 	uint32_t sd[LOOKAHEAD * 8 + 8], su[LOOKAHEAD * 12 + 12], nsd = 0, nsu = 0;
 	uint32_t active = top->mask & ~w->exited;
+	uint32_t region_end = 0, region_mask = 0;   /* an if-converted region and its lanes */
 	unsigned stores = 0;   /* state spaces of the stores passed over */
-	for (uint32_t k = pc; k < b->end && k <= pc + LOOKAHEAD; k++) {
+	for (uint32_t k = pc; k < end && k <= pc + LOOKAHEAD; k++) {
 		const struct sim_insn *c = &s->ins[k];
+		uint32_t kmask = k < region_end ? region_mask : active;
 		if (w->done[k])
 			continue;
 		unsigned fl = px_opcode_flags(c->in->op);
 		if (k > pc) {
+			bool hazard = false;
+			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
+				for (uint32_t q = 0; q < nsd && !hazard; q++)
+					hazard = c->uses[u] == sd[q];
+			if (c->ifconv && k + 1 == end && !region_end) {
+				/* ptxas predicates the short region this branch skips
+				 * (simt_fuse.c): look on into it, with its lanes, and on
+				 * to the end of the block where it rejoins */
+				uint64_t tp = 0;
+				for (uint32_t u = 0; u < c->nuses; u++)
+					if (w->ready[c->uses[u]] > tp)
+						tp = w->ready[c->uses[u]];
+				if (hazard || tp > s->cycle) {
+					if (!hazard && tp < *retry)
+						*retry = tp;
+					return false;
+				}
+				uint32_t unk, taken = sim_guard(s, w, c, active, &unk);
+				if (unk)
+					return false;
+				end = f->blocks[f->insns[c->target].block].end;
+				if ((active & ~taken) == 0) {
+					k = c->target - 1;   /* every lane jumps over it */
+				} else {
+					region_end = c->target;
+					region_mask = active & ~taken;
+				}
+				for (uint32_t u = 0; u < c->nuses; u++)
+					su[nsu++] = c->uses[u];
+				continue;
+			}
 			if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP) ||
 			    c->pipe == P_BAR || c->pipe == P_BRANCH)
 				return false;
 			/* a load passes stores of another state space only (global vs
 			 * shared: they cannot alias; generic ones may be either) */
 			unsigned sp = mem_space_class(c->in);
-			bool hazard = (fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) != 0 || (sp & stores) != 0;
-			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
-				for (uint32_t q = 0; q < nsd && !hazard; q++)
-					hazard = c->uses[u] == sd[q];
+			hazard |= (fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) != 0 || (sp & stores) != 0;
 			for (uint32_t d = 0; d < c->ndefs && !hazard; d++) {
 				for (uint32_t q = 0; q < nsd && !hazard; q++)
 					hazard = c->defs[d] == sd[q];
@@ -802,7 +835,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					hazard = c->defs[d] == su[q];
 			}
 			if (!hazard && c->free) {
-				exec_free(s, w, k, active);
+				exec_free(s, w, k, kmask);
 				w->done[k] = 1;
 				continue;
 			}
@@ -821,7 +854,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					*retry = t;
 				if (t <= s->cycle) {
 					uint32_t unk;
-					uint32_t g = sim_guard(s, w, c, active, &unk);
+					uint32_t g = sim_guard(s, w, c, kmask, &unk);
 					double lat = 0, occ = 1;
 					sim_exec(s, w, k, g, &lat, &occ);
 					w->done[k] = 1;
@@ -830,7 +863,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 						if (!s->loop_sel[l])
 							continue;
 						s->loop_issued[l]++;
-						s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
+						s->loop_lanes[l] += (uint64_t)__builtin_popcount(kmask);
 					}
 					commit_timing(s, w, sched, c, lat, occ);
 					return true;

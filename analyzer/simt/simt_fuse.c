@@ -25,6 +25,11 @@
  *    address plus shifted or scaled values), become one LDS.64/LDS.128
  *    (gemm_loop: As[ty][k..k+3] -> LDS.128 [R6+0x10]); the first keeps the
  *    issue slot and pays the wavefronts of the wider access (vecw).
+ *  - if-conversion: a conditional forward branch over one basic block of at
+ *    most 16 instructions without branches, barriers or warp-wide
+ *    operations becomes predicated code (stencil2d_loop's halo loads under
+ *    `if (tx < 2)` and `if (ty < 2)`: three LDG issued back to back, then
+ *    three STS, no branch); marked ifconv for the scheduler's lookahead.
  *  - loop invariants: a non-memory instruction of a loop whose sources are
  *    all defined outside the loop (or by such hoisted instructions), whose
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
@@ -355,6 +360,21 @@ void sim_mark_free(struct sim *s)
 			si->free = 1;
 	}
 	mark_vector_loads(s, &rr);
+	/* if-conversion */
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		uint32_t t = s->ins[i].target;
+		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > 16 ||
+		    f->blocks[in->block].end != i + 1 || f->blocks[f->insns[i + 1].block].end != t)
+			continue;
+		bool ok = true;
+		for (uint32_t j = i + 1; j < t && ok; j++) {
+			unsigned fl = px_opcode_flags(f->insns[j].op);
+			ok = !(fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) &&
+			     s->ins[j].pipe != P_BAR && s->ins[j].pipe != P_BRANCH;
+		}
+		s->ins[i].ifconv = ok;
+	}
 	/* loop invariants: repeated until nothing changes, since a hoisted
 	 * instruction makes its users invariant too */
 	for (uint32_t l = 0; l < f->nloops; l++) {

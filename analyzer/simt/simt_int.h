@@ -41,6 +41,7 @@ struct sim_insn {
 	bool is_signed;
 	uint8_t free;      /* costs no issue slot in SASS (simt_fuse.c) */
 	uint8_t hoisted;   /* loop invariant: ptxas moves it out of the loop */
+	uint8_t ifconv;    /* a branch over a region ptxas predicates (simt_fuse.c) */
 	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
 	uint32_t target;   /* branch: instruction index */
 	uint32_t nuses, ndefs;
