@@ -170,6 +170,12 @@ def main():
         check('%s:16:1: note: kernel shfl_after_exit: from here the simulation follows the unknown-value policy' % cu
               in p.stderr, '.cu: the verifier\'s note sits at the .cu line of the unknown branch (seeded.cu:16)')
 
+        p = run(build, ['simt', cu, '--nvcc', fake, '--kernel', 'off_by_one', '--block', '256'], env)
+        check(p.returncode == 1 and p.stdout.startswith('%s:39:1: error: thread (255,0,0) writes 4 bytes of shared '
+                                                        'memory' % cu),
+              'simt seeded.cu: the violation printed at its .cu line (exit %d: %s)'
+              % (p.returncode, p.stdout.splitlines()[:1]))
+
         # 5. simt FILE.cu: hot loops and the launch annotation
         hcu = os.path.join(tmp, 'hot.cu')
         with open(os.path.join(ROOT, HOT, 'hot.cu')) as f, open(hcu, 'w') as g:

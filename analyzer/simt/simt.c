@@ -1321,7 +1321,9 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 {
 	for (uint32_t i = 0; i < r->nviol; i++) {
 		const struct px_simt_violation *v = &r->viol[i];
-		if (r->source_path && v->loc_line && v->source_file && names_file_str(v->source_file, r->source_path))
+		bool at_source = r->source_path && v->loc_line && v->source_file &&
+		                 names_file_str(v->source_file, r->source_path);
+		if (at_source)
 			px_buf_printf(out, "%s:%u:1: error: %s [%s] (PTX line %u; threads", r->source_path, v->loc_line,
 			              v->message, px_simt_kind_name(v->kind), v->line);
 		else
@@ -1330,7 +1332,7 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 		for (uint32_t t = 0; t < v->nthreads; t++)
 			px_buf_printf(out, " %u", v->threads[t]);
 		px_buf_puts(out, ")");
-		if (v->source_file)
+		if (v->source_file && !at_source)
 			px_buf_printf(out, " at %s:%u", v->source_file, v->loc_line);
 		if (v->guessed)
 			px_buf_puts(out, " (after the unknown-value policy decided a branch, guard or store: not a proof)");
