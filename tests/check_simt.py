@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """check_simt.py: compares `ptxray simt`'s predicted cycles per iteration with
-the H100 measurements in tests/fixtures/simt/h100.jsonl (recorded by
-bench/gpu/simt/measure.sh from bench/gpu/simt/simt_bench.cu; the PTX the
-simulator reads is tests/fixtures/simt/simt_bench.sm_90.ptx, the same source
-through `nvcc -arch=sm_90 -O3 -lineinfo -ptx`).
+the measurements in tests/fixtures/simt/h200.jsonl (recorded by
+bench/gpu/simt/measure.sh from bench/gpu/simt/simt_bench.cu on an H200, the
+H100's SM at the same clock; h200_run2.jsonl is the script's second run, the
+SASS is simt_bench.sm_90.sass; h100.jsonl holds the earlier version of the
+benchmark measured on an H100, not judged). The PTX the simulator reads is
+tests/fixtures/simt/simt_bench.sm_90.ptx, the same source through
+`nvcc -arch=sm_90 -O3 -lineinfo -ptx`.
 
 Predicted cycles per source iteration = (C(2n) - C(n)) / n, where C(k) is
 the simulated block's cycles with k iterations: the same difference the GPU

@@ -3,7 +3,8 @@
 # timings (one JSON object per line) into $OUT/simt_measured.jsonl, the SASS
 # into $OUT/simt_bench.sass. Run through the device tool from the repository root:
 #   sh bench/gpu/simt/measure.sh      (with OUT set to a folder)
-# The committed fixture: tests/fixtures/simt/h100.jsonl.
+# The committed fixture: tests/fixtures/simt/h200.jsonl (its second run
+# h200_run2.jsonl, the SASS simt_bench.sm_90.sass).
 set -e
 OUT=${OUT:-/tmp}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader > "$OUT/gpu.txt" || true
