@@ -383,6 +383,20 @@ void px_lexer_next(struct px_lexer *lx, struct px_token *t)
 		set_tok(lx, t, PX_TK_EOF, e, e);
 		return;
 	} else if (k & C_DIGIT) {
+		/* the common number, a decimal integer of at most 18 digits (no
+		 * overflow) ended by a byte that continues neither a number nor a
+		 * name: decoded here; everything else by lex_number */
+		uint64_t v = c - '0';
+		const char *q = p + 1;
+		if (c != '0')
+			while ((unsigned)(*q - '0') < 10 && q - p < 18)
+				v = v * 10 + (uint64_t)(*q++ - '0');
+		if (!(cls[(unsigned char)*q] & C_CONT) && *q != '.') {
+			t->kind = PX_TK_INT;
+			t->u = v;
+			p = q;
+			goto done;
+		}
 		lx->p = p;
 		lex_number(lx, t);
 		t->flags |= nl;
@@ -391,6 +405,7 @@ void px_lexer_next(struct px_lexer *lx, struct px_token *t)
 		lex_other(lx, t, p);
 		return;
 	}
+done:
 	t->text = px_str_make(s, (size_t)(p - s));
 	t->line = lx->line;
 	t->col = (uint32_t)(s - lx->line_start) + 1;

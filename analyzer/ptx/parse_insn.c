@@ -175,10 +175,10 @@ static int lookup_sreg(px_str name, int *num)
 
 static bool adjacent(const struct px_parser *P)
 {
-	return P->tok.text.p == P->prev.text.p + P->prev.text.n;
+	return P->tok->text.p == P->prev->text.p + P->prev->text.n;
 }
 
-static void push_operand(struct px_parser *P, const struct px_operand *o)
+static inline void push_operand(struct px_parser *P, const struct px_operand *o)
 {
 	*PX_VEC_PUSH(P->ostk, P->nostk, P->capostk) = *o;
 }
@@ -226,7 +226,7 @@ static bool parse_operand(struct px_parser *P, struct px_operand *o, int depth);
  * sym := NAME ['+' ['-'] INT] */
 static bool parse_name(struct px_parser *P, struct px_operand *o, int depth)
 {
-	px_str name = P->tok.text;
+	px_str name = P->tok->text;
 	if (name.n == 1 && name.p[0] == '_') {
 		o->kind = PX_OPND_SINK;
 		px_p_advance(P);
@@ -237,26 +237,26 @@ static bool parse_name(struct px_parser *P, struct px_operand *o, int depth)
 		o->kind = PX_OPND_REG;
 		o->reg = id;
 		px_p_advance(P);
-		if (P->tok.kind == PX_TK_DOT && adjacent(P)) {
-			int c = component(P->tok.text, false);
+		if (P->tok->kind == PX_TK_DOT && adjacent(P)) {
+			int c = component(P->tok->text, false);
 			if (c < 0)
-				return px_p_error_tok(P, &P->tok, "bad vector component");
+				return px_p_error_tok(P, P->tok, "bad vector component");
 			o->comp = (int8_t)c;
 			px_p_advance(P);
 		}
 		if (px_p_is_punct(P, '|') && depth == 0) {
 			/* a|b: a predicate pair (setp, shfl destinations) */
 			struct px_operand pair;
-			init_operand(&pair, &P->tok);
+			init_operand(&pair, P->tok);
 			pair.kind = PX_OPND_VEC;
 			pair.pair = 1;
 			pair.line = o->line;
 			pair.col = o->col;
 			px_p_advance(P);
 			struct px_operand second;
-			init_operand(&second, &P->tok);
-			if (P->tok.kind != PX_TK_IDENT || !parse_name(P, &second, depth + 1))
-				return P->stop ? false : px_p_error_tok(P, &P->prev, "expected a register after '|'");
+			init_operand(&second, P->tok);
+			if (P->tok->kind != PX_TK_IDENT || !parse_name(P, &second, depth + 1))
+				return P->stop ? false : px_p_error_tok(P, P->prev, "expected a register after '|'");
 			if (second.kind != PX_OPND_REG && second.kind != PX_OPND_SINK)
 				return px_p_error(P, second.line, second.col, "expected a register after '|'");
 			size_t mark = P->nostk;
@@ -272,16 +272,16 @@ static bool parse_name(struct px_parser *P, struct px_operand *o, int depth)
 		int num;
 		int s = lookup_sreg(name, &num);
 		if (s < 0)
-			return px_p_error_tok(P, &P->tok, "undeclared register '" PX_STR_FMT "'",
+			return px_p_error_tok(P, P->tok, "undeclared register '" PX_STR_FMT "'",
 			                      PX_STR_ARG(name));
 		o->kind = PX_OPND_SREG;
 		o->sreg = (uint16_t)s;
 		o->comp = (int8_t)num;
 		px_p_advance(P);
-		if (P->tok.kind == PX_TK_DOT && adjacent(P) && sregs[s].shape == 1) {
-			int c = component(P->tok.text, true);
+		if (P->tok->kind == PX_TK_DOT && adjacent(P) && sregs[s].shape == 1) {
+			int c = component(P->tok->text, true);
 			if (c < 0)
-				return px_p_error_tok(P, &P->tok, "bad special register component");
+				return px_p_error_tok(P, P->tok, "bad special register component");
 			o->comp = (int8_t)c;
 			px_p_advance(P);
 		}
@@ -297,9 +297,9 @@ static bool parse_name(struct px_parser *P, struct px_operand *o, int depth)
 			neg = true;
 			px_p_advance(P);
 		}
-		if (P->tok.kind != PX_TK_INT)
-			return px_p_error_tok(P, &P->tok, "expected an integer offset");
-		o->imm = neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u;
+		if (P->tok->kind != PX_TK_INT)
+			return px_p_error_tok(P, P->tok, "expected an integer offset");
+		o->imm = neg ? -(int64_t)P->tok->u : (int64_t)P->tok->u;
 		px_p_advance(P);
 	}
 	return true;
@@ -308,7 +308,7 @@ static bool parse_name(struct px_parser *P, struct px_operand *o, int depth)
 /* A number (P->tok is INT or FLOAT); neg for a leading '-'. */
 static bool parse_number(struct px_parser *P, struct px_operand *o, bool neg)
 {
-	const struct px_token *t = &P->tok;
+	const struct px_token *t = P->tok;
 	if (t->kind == PX_TK_INT) {
 		if (t->flags & PX_TKF_OVERFLOW)
 			return px_p_error_tok(P, t, "integer constant too large");
@@ -350,7 +350,7 @@ static bool parse_elems(struct px_parser *P, struct px_operand *o, char close, i
 			return pop_elems(P, mark, o);
 		}
 		P->nostk = mark;
-		return px_p_error_tok(P, &P->tok, "expected ',' or '%c'", close);
+		return px_p_error_tok(P, P->tok, "expected ',' or '%c'", close);
 	}
 }
 
@@ -365,15 +365,15 @@ static bool parse_address(struct px_parser *P, struct px_operand *o, int depth)
 	int64_t off = 0;
 	bool has_off = false;
 	while (px_p_is_punct(P, '+') || px_p_is_punct(P, '-')) {
-		bool neg = P->tok.ch == '-';
+		bool neg = P->tok->ch == '-';
 		px_p_advance(P);
 		if (px_p_is_punct(P, '-')) {
 			neg = !neg;
 			px_p_advance(P);
 		}
-		if (P->tok.kind != PX_TK_INT || (P->tok.flags & PX_TKF_OVERFLOW))
-			return px_p_error_tok(P, &P->tok, "expected an integer offset in address");
-		off += neg ? (int64_t)(0 - P->tok.u) : (int64_t)P->tok.u;
+		if (P->tok->kind != PX_TK_INT || (P->tok->flags & PX_TKF_OVERFLOW))
+			return px_p_error_tok(P, P->tok, "expected an integer offset in address");
+		off += neg ? (int64_t)(0 - P->tok->u) : (int64_t)P->tok->u;
 		has_off = true;
 		px_p_advance(P);
 	}
@@ -399,13 +399,13 @@ static bool parse_address(struct px_parser *P, struct px_operand *o, int depth)
 		}
 	}
 	if (!px_p_is_punct(P, ',') || has_off || depth > 0)
-		return px_p_error_tok(P, &P->tok, "expected ']' after address");
+		return px_p_error_tok(P, P->tok, "expected ']' after address");
 	/* [tex, sampler, {coords}]: a bracketed list */
 	px_p_advance(P);
 	size_t mark = P->nostk;
 	push_operand(P, &base);
 	struct px_operand rest;
-	init_operand(&rest, &P->tok);
+	init_operand(&rest, P->tok);
 	if (!parse_elems(P, &rest, ']', depth, false)) {
 		P->nostk = mark;
 		return false;
@@ -423,8 +423,8 @@ static bool parse_address(struct px_parser *P, struct px_operand *o, int depth)
  * top (so a texture bracket may hold a vector). */
 static bool parse_operand(struct px_parser *P, struct px_operand *o, int depth)
 {
-	init_operand(o, &P->tok);
-	const struct px_token *t = &P->tok;
+	init_operand(o, P->tok);
+	const struct px_token *t = P->tok;
 	if (t->kind == PX_TK_IDENT)
 		return parse_name(P, o, depth);
 	if (t->kind == PX_TK_INT || t->kind == PX_TK_FLOAT)
@@ -433,10 +433,10 @@ static bool parse_operand(struct px_parser *P, struct px_operand *o, int depth)
 		char c = t->ch;
 		if (c == '!' || c == '-') {
 			px_p_advance(P);
-			if (c == '-' && (P->tok.kind == PX_TK_INT || P->tok.kind == PX_TK_FLOAT))
+			if (c == '-' && (P->tok->kind == PX_TK_INT || P->tok->kind == PX_TK_FLOAT))
 				return parse_number(P, o, true);
-			if (P->tok.kind != PX_TK_IDENT)
-				return px_p_error_tok(P, &P->tok, "expected a register after '%c'", c);
+			if (P->tok->kind != PX_TK_IDENT)
+				return px_p_error_tok(P, P->tok, "expected a register after '%c'", c);
 			if (!parse_name(P, o, depth + 1))
 				return false;
 			if (o->kind != PX_OPND_REG)
@@ -516,40 +516,43 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 	int32_t guard = -1;
 	uint8_t guard_neg = 0;
 	uint32_t line, col;
-	struct px_token op;
+	px_str optext;       /* the opcode (the token itself is overwritten by the advances) */
+	uint32_t opline, opcol;
 	if (!opcode) {
 		/* guard := '@' ['!'] reg */
-		line = P->tok.line;
-		col = P->tok.col;
+		line = P->tok->line;
+		col = P->tok->col;
 		px_p_advance(P);
 		if (px_p_is_punct(P, '!')) {
 			guard_neg = 1;
 			px_p_advance(P);
 		}
-		if (P->tok.kind != PX_TK_IDENT)
-			return px_p_error_tok(P, &P->tok, "expected a predicate register after '@'");
-		guard = px_p_lookup_reg(P, P->tok.text);
+		if (P->tok->kind != PX_TK_IDENT)
+			return px_p_error_tok(P, P->tok, "expected a predicate register after '@'");
+		guard = px_p_lookup_reg(P, P->tok->text);
 		if (guard < 0)
-			return px_p_error_tok(P, &P->tok, "undeclared register '" PX_STR_FMT "'",
-			                      PX_STR_ARG(P->tok.text));
+			return px_p_error_tok(P, P->tok, "undeclared register '" PX_STR_FMT "'",
+			                      PX_STR_ARG(P->tok->text));
 		px_p_advance(P);
-		if (P->tok.kind != PX_TK_IDENT)
-			return px_p_error_tok(P, &P->tok, "expected an instruction after the guard");
-		op = P->tok;
+		if (P->tok->kind != PX_TK_IDENT)
+			return px_p_error_tok(P, P->tok, "expected an instruction after the guard");
+		optext = P->tok->text;
+		opline = P->tok->line;
+		opcol = P->tok->col;
 		px_p_advance(P);
 	} else {
-		op = *opcode;
-		line = op.line;
-		col = op.col;
+		optext = opcode->text;
+		line = opline = opcode->line;
+		col = opcol = opcode->col;
 	}
 	/* modifiers: dot tokens written right after the opcode; after the
 	 * first, the lexer skips the rest without making tokens of them */
-	const char *mend = op.text.p + op.text.n;
-	if (P->tok.kind == PX_TK_DOT && adjacent(P)) {
+	const char *mend = optext.p + optext.n;
+	if (P->tok->kind == PX_TK_DOT && adjacent(P)) {
 		mend = px_lexer_skip_dots(&P->lx);
 		px_p_advance(P);
 	}
-	px_str spelling = px_str_make(op.text.p, (size_t)(mend - op.text.p));
+	px_str spelling = px_str_make(optext.p, (size_t)(mend - optext.p));
 	struct px_symslot *ts = px_symtab_find(&P->spellings, spelling, true);
 	if (ts->val < 0) {
 		/* first time this spelling is seen: decode it (PTX modifiers are
@@ -558,9 +561,9 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 		memset(t, 0, sizeof *t);
 		t->vec = 1;
 		t->guard = -1;
-		struct px_symslot *os = px_symtab_find(&P->opcodes, op.text, false);
+		struct px_symslot *os = px_symtab_find(&P->opcodes, optext, false);
 		t->op = (uint16_t)(os ? os->val : PX_OP_UNKNOWN);
-		const char *q = op.text.p + op.text.n;
+		const char *q = optext.p + optext.n;
 		while (q < mend) {
 			const char *w = q++;
 			while (q < mend && *q != '.')
@@ -579,15 +582,15 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 	in->guard_neg = guard_neg;
 	in->line = line;
 	in->col = col;
-	in->opname = op.text;
-	in->modtext = px_str_make(op.text.p + op.text.n, (size_t)(mend - op.text.p - op.text.n));
+	in->opname = optext;
+	in->modtext = px_str_make(optext.p + optext.n, (size_t)(mend - optext.p - optext.n));
 	if (in->op == PX_OP_UNKNOWN) {
 		/* a warning each, up to a limit: garbage must not flood the list */
 		if (P->m->nunknown_ops < PX_MAX_UNKNOWN_WARNINGS)
-			px_diag_add(P->diags, PX_WARNING, P->path, op.line, op.col, NULL,
-			            "unknown instruction '" PX_STR_FMT "'", PX_STR_ARG(op.text));
+			px_diag_add(P->diags, PX_WARNING, P->path, opline, opcol, NULL,
+			            "unknown instruction '" PX_STR_FMT "'", PX_STR_ARG(optext));
 		else if (P->m->nunknown_ops == PX_MAX_UNKNOWN_WARNINGS)
-			px_diag_add(P->diags, PX_NOTE, P->path, op.line, op.col, NULL,
+			px_diag_add(P->diags, PX_NOTE, P->path, opline, opcol, NULL,
 			            "more unknown instructions follow; not reported one by one");
 		P->m->nunknown_ops++;
 	}
@@ -608,7 +611,7 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 	}
 	if (!px_p_is_punct(P, ';')) {
 		P->nostk = base;
-		return px_p_error_tok(P, &P->tok, "expected ';' after instruction");
+		return px_p_error_tok(P, P->tok, "expected ';' after instruction");
 	}
 	size_t n = P->nostk - base;
 	if (n > PX_MAX_OPERANDS) {

@@ -81,17 +81,17 @@ static bool expect_punct(struct px_parser *P, char c, const char *what)
 		px_p_advance(P);
 		return true;
 	}
-	return px_p_error_tok(P, &P->tok, "expected '%c' %s", c, what);
+	return px_p_error_tok(P, P->tok, "expected '%c' %s", c, what);
 }
 
 /* An unsigned integer token that fits in 32 bits. */
 static bool expect_u32(struct px_parser *P, uint32_t *out, const char *what)
 {
-	if (P->tok.kind != PX_TK_INT)
-		return px_p_error_tok(P, &P->tok, "expected %s", what);
-	if ((P->tok.flags & PX_TKF_OVERFLOW) || P->tok.u > UINT32_MAX)
-		return px_p_error_tok(P, &P->tok, "%s out of range", what);
-	*out = (uint32_t)P->tok.u;
+	if (P->tok->kind != PX_TK_INT)
+		return px_p_error_tok(P, P->tok, "expected %s", what);
+	if ((P->tok->flags & PX_TKF_OVERFLOW) || P->tok->u > UINT32_MAX)
+		return px_p_error_tok(P, P->tok, "%s out of range", what);
+	*out = (uint32_t)P->tok->u;
 	px_p_advance(P);
 	return true;
 }
@@ -209,22 +209,19 @@ struct px_symslot *px_symtab_find(struct px_symtab *t, px_str k, bool insert)
 /* ---- registers and scopes ---- */
 
 /* The regtab slot of the prefix p[0..n) of a numbered register name, NULL
- * if none, through the prefix cache for prefixes of up to 7 bytes. */
-static struct px_symslot *prefix_slot(struct px_parser *P, const char *p, uint32_t n)
+ * if none, through the prefix cache for prefixes of up to 7 bytes (one
+ * entry per hash of the prefix; a colliding prefix replaces it). */
+static inline struct px_symslot *prefix_slot(struct px_parser *P, const char *p, uint32_t n)
 {
 	if (n > 7)
 		return px_symtab_find(&P->regtab, px_str_make(p, n), false);
 	uint64_t key = tail_word(p, n);
-	uint32_t nc = P->nprefix_cache < PX_COUNTOF(P->prefix_cache) ? P->nprefix_cache
-	                                                             : PX_COUNTOF(P->prefix_cache);
-	for (uint32_t i = 0; i < nc; i++)
-		if (P->prefix_cache[i].key == key && P->prefix_cache[i].n == n)
-			return P->prefix_cache[i].slot;
+	struct px_prefix_hit *h =
+		&P->prefix_cache[((key + n) * 0x9E3779B97F4A7C15ull) >> 60];
+	if (h->key == key && h->n == n)
+		return h->slot;
 	struct px_symslot *s = px_symtab_find(&P->regtab, px_str_make(p, n), false);
 	if (s) {
-		/* fill, then replace round-robin */
-		struct px_prefix_hit *h =
-			&P->prefix_cache[P->nprefix_cache++ % PX_COUNTOF(P->prefix_cache)];
 		h->key = key;
 		h->n = n;
 		h->slot = s;
@@ -240,7 +237,10 @@ static inline uint32_t plain_shape(px_str name, uint32_t k)
 
 static void forget_reg_lookups(struct px_parser *P)
 {
-	P->nprefix_cache = 0;
+	for (size_t i = 0; i < PX_COUNTOF(P->prefix_cache); i++)
+		P->prefix_cache[i].n = 0;
+	for (size_t i = 0; i < PX_COUNTOF(P->range_cache); i++)
+		P->range_cache[i].n = 0;
 }
 
 /* px_p_lookup_reg past its first-byte filter (name.n > 0). */
@@ -293,6 +293,49 @@ static int32_t lookup_reg_by_name(struct px_parser *P, px_str name)
 	return -1;
 }
 
+/* The common case of px_p_lookup_reg, nvcc's numbered registers: a name
+ * of a non-digit prefix of at most 7 bytes (its first byte filtered by the
+ * caller) and 1 to 9 digits without a leading zero, the prefix declared as
+ * a range (%r<N>) holding the number, and no plain register of the same
+ * shape (which lookup_reg_by_name would try first). Scans the name once,
+ * forwards. Returns the id, or -1 when the name is not of this kind or the
+ * range does not hold it (the caller then takes the general path, which
+ * finds the same answer for every name this one answers). */
+static inline int32_t lookup_numbered_reg(struct px_parser *P, px_str name)
+{
+	const char *p = name.p;
+	uint32_t n = name.n, k = 1;
+	while (k < n && (unsigned)(p[k] - '0') >= 10)
+		k++;
+	if (k >= n || k > 7 || n - k > 9 || (p[k] == '0' && n - k > 1))
+		return -1;
+	uint32_t v = 0;
+	for (uint32_t i = k; i < n; i++) {
+		unsigned d = (unsigned)(p[i] - '0');
+		if (d >= 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	uint32_t shape = plain_shape(name, k);
+	if (P->plain_digit_shapes[shape >> 6] >> (shape & 63) & 1)
+		return -1;
+	uint64_t key = tail_word(p, k);
+	struct px_range_hit *h = &P->range_cache[((key + k) * 0x9E3779B97F4A7C15ull) >> 60];
+	if (h->key != key || h->n != k) {
+		struct px_symslot *s = px_symtab_find(&P->regtab, px_str_make(p, k), false);
+		if (!s || s->val < 0)
+			return -1;
+		const struct px_regent *e = &P->regents[s->val];
+		h->key = key;
+		h->n = k;
+		h->first = e->first;
+		h->count = e->range ? e->count : 0;
+	}
+	/* beyond the innermost range, an outer one may hold it: the general
+	 * path walks the shadowed bindings */
+	return v < h->count ? h->first + (int32_t)v : -1;
+}
+
 int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
 {
 	if (name.n == 0)
@@ -300,6 +343,11 @@ int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
 	unsigned char c0 = (unsigned char)name.p[0];
 	if (!(P->reg_first[c0 >> 6] >> (c0 & 63) & 1))
 		return -1;
+	if ((unsigned)(c0 - '0') >= 10) {
+		int32_t id = lookup_numbered_reg(P, name);
+		if (id >= 0)
+			return id;
+	}
 	return lookup_reg_by_name(P, name);
 }
 
@@ -313,6 +361,8 @@ static void scope_pop(struct px_parser *P)
 	if (!P->nscopes)
 		return;
 	uint32_t mark = P->scopes[--P->nscopes];
+	if (P->nregents > mark)
+		forget_reg_lookups(P);
 	while (P->nregents > mark) {
 		struct px_regent *e = &P->regents[--P->nregents];
 		struct px_symslot *s = px_symtab_find(&P->regtab, e->key, false);
@@ -497,9 +547,9 @@ static bool skip_initializer(struct px_parser *P, uint64_t *items)
 	uint32_t depth = 0;
 	uint64_t n = 0;
 	bool any = false, braces = false;
-	struct px_token open = P->tok;
+	struct px_token open = *P->tok;
 	for (;;) {
-		const struct px_token *t = &P->tok;
+		const struct px_token *t = P->tok;
 		if (t->kind == PX_TK_EOF)
 			return px_p_error(P, open.line, open.col, "unterminated initializer");
 		if (t->kind == PX_TK_ERROR || t->kind == PX_TK_DOT || t->kind == PX_TK_STRING)
@@ -551,15 +601,15 @@ struct declspec {
 /* attrs := { .align INT | .vN | type | .ptr | space (after .ptr) } */
 static bool parse_attrs(struct px_parser *P, struct declspec *ds)
 {
-	while (P->tok.kind == PX_TK_DOT) {
-		enum dir d = dir_of(&P->tok);
+	while (P->tok->kind == PX_TK_DOT) {
+		enum dir d = dir_of(P->tok);
 		if (d == D_ALIGN) {
 			px_p_advance(P);
 			uint32_t al;
 			if (!expect_u32(P, &al, "alignment"))
 				return false;
 			if (al == 0 || (al & (al - 1)))
-				return px_p_error_tok(P, &P->prev, "alignment must be a power of two");
+				return px_p_error_tok(P, P->prev, "alignment must be a power of two");
 			if (ds->is_ptr)
 				ds->ptr_align = al;
 			else
@@ -572,10 +622,10 @@ static bool parse_attrs(struct px_parser *P, struct declspec *ds)
 			continue;
 		}
 		uint32_t val = 0;
-		int k = px_p_modifier(P, P->tok.text, &val);
+		int k = px_p_modifier(P, P->tok->text, &val);
 		if (k == 'T') {
 			if (ds->type)
-				return px_p_error_tok(P, &P->tok, "more than one type in declaration");
+				return px_p_error_tok(P, P->tok, "more than one type in declaration");
 			ds->type = (uint8_t)val;
 		} else if (k == 'V') {
 			ds->vec = (uint8_t)val;
@@ -587,7 +637,7 @@ static bool parse_attrs(struct px_parser *P, struct declspec *ds)
 		px_p_advance(P);
 	}
 	if (!ds->type)
-		return px_p_error_tok(P, &P->tok, "expected a type in declaration");
+		return px_p_error_tok(P, P->tok, "expected a type in declaration");
 	return true;
 }
 
@@ -600,14 +650,14 @@ static bool parse_dims(struct px_parser *P, struct px_var *v)
 		px_p_advance(P);
 		if (px_p_is_punct(P, ']')) {
 			if (!first)
-				return px_p_error_tok(P, &P->tok, "only the first array dimension may be empty");
+				return px_p_error_tok(P, P->tok, "only the first array dimension may be empty");
 			v->unsized = true;
 		} else {
 			uint32_t n;
 			if (!expect_u32(P, &n, "array size"))
 				return false;
 			if (n && v->elems > UINT64_MAX / 2 / n)
-				return px_p_error_tok(P, &P->prev, "array too large");
+				return px_p_error_tok(P, P->prev, "array too large");
 			v->elems *= n;
 		}
 		if (!expect_punct(P, ']', "after array size"))
@@ -633,9 +683,9 @@ static bool parse_decl(struct px_parser *P, struct declspec *ds, bool module)
 	if (!parse_attrs(P, ds))
 		return false;
 	for (;;) {
-		if (P->tok.kind != PX_TK_IDENT)
-			return px_p_error_tok(P, &P->tok, "expected a name in declaration");
-		struct px_token name = P->tok;
+		if (P->tok->kind != PX_TK_IDENT)
+			return px_p_error_tok(P, P->tok, "expected a name in declaration");
+		struct px_token name = *P->tok;
 		px_p_advance(P);
 		if (ds->space == PX_SPACE_REG) {
 			if (module)
@@ -705,21 +755,21 @@ static bool parse_params(struct px_parser *P, struct px_var **out, uint32_t *nou
 	bool ok = true;
 	if (!px_p_is_punct(P, ')')) {
 		for (;;) {
-			enum dir d = dir_of(&P->tok);
+			enum dir d = dir_of(P->tok);
 			if (d != D_PARAM && d != D_REG) {
-				ok = px_p_error_tok(P, &P->tok, "expected .param or .reg in parameter list");
+				ok = px_p_error_tok(P, P->tok, "expected .param or .reg in parameter list");
 				break;
 			}
 			struct declspec ds = {.space = space_of_dir(d), .linkage = -1};
 			px_p_advance(P);
 			if (!(ok = parse_attrs(P, &ds)))
 				break;
-			if (P->tok.kind != PX_TK_IDENT) {
-				ok = px_p_error_tok(P, &P->tok, "expected a parameter name");
+			if (P->tok->kind != PX_TK_IDENT) {
+				ok = px_p_error_tok(P, P->tok, "expected a parameter name");
 				break;
 			}
 			struct px_var *v = memset(PX_VEC_PUSH(items, n, cap), 0, sizeof *v);
-			v->name = keep_str(P, P->tok.text);
+			v->name = keep_str(P, P->tok->text);
 			v->space = (uint8_t)ds.space;
 			v->type = ds.type;
 			v->vec = ds.vec ? ds.vec : 1;
@@ -727,8 +777,8 @@ static bool parse_params(struct px_parser *P, struct px_var **out, uint32_t *nou
 			v->is_ptr = ds.is_ptr;
 			v->ptr_space = ds.ptr_space;
 			v->ptr_align = ds.ptr_align;
-			v->line = P->tok.line;
-			v->col = P->tok.col;
+			v->line = P->tok->line;
+			v->col = P->tok->col;
 			px_p_advance(P);
 			if (!(ok = parse_dims(P, v)))
 				break;
@@ -769,11 +819,11 @@ static bool parse_pragma(struct px_parser *P, bool keep)
 {
 	px_p_advance(P);
 	for (;;) {
-		if (P->tok.kind != PX_TK_STRING)
-			return px_p_error_tok(P, &P->tok, "expected a string after .pragma");
+		if (P->tok->kind != PX_TK_STRING)
+			return px_p_error_tok(P, P->tok, "expected a string after .pragma");
 		if (keep)
 			*PX_VEC_PUSH(P->pragmas, P->npragmas, P->cappragmas) =
-				keep_str(P, px_str_make(P->tok.text.p + 1, P->tok.text.n - 2));
+				keep_str(P, px_str_make(P->tok->text.p + 1, P->tok->text.n - 2));
 		px_p_advance(P);
 		if (!px_p_is_punct(P, ','))
 			break;
@@ -785,12 +835,12 @@ static bool parse_pragma(struct px_parser *P, bool keep)
 /* Skips a balanced '(' ... ')' group (.attribute(...)); iterative. */
 static bool skip_parens(struct px_parser *P)
 {
-	struct px_token open = P->tok;
+	struct px_token open = *P->tok;
 	if (!expect_punct(P, '(', "after .attribute"))
 		return false;
 	uint32_t depth = 1;
 	while (depth) {
-		if (P->tok.kind == PX_TK_EOF || px_p_is_punct(P, ';') || px_p_is_punct(P, '{'))
+		if (P->tok->kind == PX_TK_EOF || px_p_is_punct(P, ';') || px_p_is_punct(P, '{'))
 			return px_p_error(P, open.line, open.col, "unbalanced '('");
 		if (px_p_is_punct(P, '('))
 			depth++;
@@ -808,7 +858,7 @@ static bool skip_parens(struct px_parser *P)
 static bool parse_perf(struct px_parser *P, struct px_func *f)
 {
 	uint32_t dummy;
-	switch (dir_of(&P->tok)) {
+	switch (dir_of(P->tok)) {
 	case D_MAXNTID:
 		px_p_advance(P);
 		return parse_dims3(P, f->maxntid, 3, ".maxntid value");
@@ -848,8 +898,8 @@ static bool parse_perf(struct px_parser *P, struct px_func *f)
 		px_p_advance(P);
 		return skip_parens(P);
 	default:
-		return px_p_error_tok(P, &P->tok, "unexpected %s in function declaration",
-		                      P->tok.kind == PX_TK_DOT ? "directive" : "token");
+		return px_p_error_tok(P, P->tok, "unexpected %s in function declaration",
+		                      P->tok->kind == PX_TK_DOT ? "directive" : "token");
 	}
 }
 
@@ -858,7 +908,7 @@ static bool parse_perf(struct px_parser *P, struct px_func *f)
 static void sync_stmt(struct px_parser *P)
 {
 	for (;;) {
-		if (P->tok.kind == PX_TK_EOF || px_p_is_punct(P, '{') || px_p_is_punct(P, '}'))
+		if (P->tok->kind == PX_TK_EOF || px_p_is_punct(P, '{') || px_p_is_punct(P, '}'))
 			return;
 		if (px_p_is_punct(P, ';')) {
 			px_p_advance(P);
@@ -879,12 +929,12 @@ static bool parse_loc(struct px_parser *P)
 			return false;
 	while (px_p_is_punct(P, ',')) {
 		px_p_advance(P);
-		if (P->tok.kind != PX_TK_IDENT)
-			return px_p_error_tok(P, &P->tok, "expected function_name or inlined_at in .loc");
-		if (px_str_eqc(P->tok.text, "function_name")) {
+		if (P->tok->kind != PX_TK_IDENT)
+			return px_p_error_tok(P, P->tok, "expected function_name or inlined_at in .loc");
+		if (px_str_eqc(P->tok->text, "function_name")) {
 			px_p_advance(P);
-			if (P->tok.kind != PX_TK_IDENT)
-				return px_p_error_tok(P, &P->tok, "expected a label after function_name");
+			if (P->tok->kind != PX_TK_IDENT)
+				return px_p_error_tok(P, P->tok, "expected a label after function_name");
 			px_p_advance(P);
 			if (px_p_is_punct(P, '+')) {
 				px_p_advance(P);
@@ -892,14 +942,14 @@ static bool parse_loc(struct px_parser *P)
 				if (!expect_u32(P, &off, "offset"))
 					return false;
 			}
-		} else if (px_str_eqc(P->tok.text, "inlined_at")) {
+		} else if (px_str_eqc(P->tok->text, "inlined_at")) {
 			px_p_advance(P);
 			uint32_t w;
 			for (int i = 0; i < 3; i++)
 				if (!expect_u32(P, &w, "inlined_at position"))
 					return false;
 		} else {
-			return px_p_error_tok(P, &P->tok, "expected function_name or inlined_at in .loc");
+			return px_p_error_tok(P, P->tok, "expected function_name or inlined_at in .loc");
 		}
 	}
 	P->loc_file = v[0];
@@ -914,13 +964,13 @@ static bool parse_branchtargets(struct px_parser *P, const struct px_token *name
 	px_p_advance(P);
 	size_t first = P->nbtnames;
 	for (;;) {
-		if (P->tok.kind != PX_TK_IDENT)
-			return px_p_error_tok(P, &P->tok, "expected a label in .branchtargets");
-		*PX_VEC_PUSH(P->btnames, P->nbtnames, P->capbtnames) = P->tok.text;
+		if (P->tok->kind != PX_TK_IDENT)
+			return px_p_error_tok(P, P->tok, "expected a label in .branchtargets");
+		*PX_VEC_PUSH(P->btnames, P->nbtnames, P->capbtnames) = P->tok->text;
 		struct px_labelref *r = PX_VEC_PUSH(P->refs, P->nrefs, P->caprefs);
-		r->name = P->tok.text;
-		r->line = P->tok.line;
-		r->col = P->tok.col;
+		r->name = P->tok->text;
+		r->line = P->tok->line;
+		r->col = P->tok->col;
 		px_p_advance(P);
 		if (!px_p_is_punct(P, ','))
 			break;
@@ -944,10 +994,10 @@ static bool parse_callprototype(struct px_parser *P)
 	px_p_advance(P);
 	uint32_t depth = 0;
 	while (!(depth == 0 && px_p_is_punct(P, ';'))) {
-		if (P->tok.kind == PX_TK_EOF || px_p_is_punct(P, '{') || px_p_is_punct(P, '}'))
-			return px_p_error_tok(P, &P->tok, "expected ';' after .callprototype");
-		if (P->tok.kind == PX_TK_ERROR)
-			return px_p_error_tok(P, &P->tok, "bad token");
+		if (P->tok->kind == PX_TK_EOF || px_p_is_punct(P, '{') || px_p_is_punct(P, '}'))
+			return px_p_error_tok(P, P->tok, "expected ';' after .callprototype");
+		if (P->tok->kind == PX_TK_ERROR)
+			return px_p_error_tok(P, P->tok, "bad token");
 		if (px_p_is_punct(P, '('))
 			depth++;
 		else if (px_p_is_punct(P, ')') && depth)
@@ -974,13 +1024,13 @@ static bool define_label(struct px_parser *P, const struct px_token *name, int32
  * body := '{' {statement} '}'  -- nesting handled with the scope stack. */
 static bool parse_statement(struct px_parser *P)
 {
-	struct px_token *t = &P->tok;
+	struct px_token *t = P->tok;
 	if (t->kind == PX_TK_IDENT) {
-		struct px_token name = *t;
-		px_p_advance(P);
+		px_p_advance(P);  /* the name is now P->prev, until the next advance */
 		if (px_p_is_punct(P, ':')) {
+			struct px_token name = *P->prev;
 			px_p_advance(P);
-			enum dir d = dir_of(&P->tok);
+			enum dir d = dir_of(P->tok);
 			if (d == D_BRANCHTARGETS) {
 				if (!define_label(P, &name, -2))
 					return false;
@@ -1000,7 +1050,7 @@ static bool parse_statement(struct px_parser *P)
 			l->col = name.col;
 			return true;
 		}
-		return px_p_instruction(P, &name);
+		return px_p_instruction(P, P->prev);
 	}
 	if (px_p_is_punct(P, '@'))
 		return px_p_instruction(P, NULL);
@@ -1014,17 +1064,17 @@ static bool parse_statement(struct px_parser *P)
 	if (d == D_PRAGMA)
 		return parse_pragma(P, true);
 	int linkage = -1;
-	while (linkage_of_dir(dir_of(&P->tok)) >= 0) {
-		linkage = linkage_of_dir(dir_of(&P->tok));
+	while (linkage_of_dir(dir_of(P->tok)) >= 0) {
+		linkage = linkage_of_dir(dir_of(P->tok));
 		px_p_advance(P);
 	}
-	int space = space_of_dir(dir_of(&P->tok));
+	int space = space_of_dir(dir_of(P->tok));
 	if (space >= 0) {
 		struct declspec ds = {.space = space, .linkage = linkage};
 		px_p_advance(P);
 		return parse_decl(P, &ds, false);
 	}
-	return px_p_error_tok(P, &P->tok, "expected an instruction or a declaration");
+	return px_p_error_tok(P, P->tok, "expected an instruction or a declaration");
 }
 
 /* Copies a scratch vector into the arena, exactly sized. */
@@ -1082,12 +1132,12 @@ static void reset_function(struct px_parser *P)
 /* Parses statements up to the brace closing the body (P->tok at its '{'). */
 static void parse_body(struct px_parser *P, struct px_func *fhead)
 {
-	struct px_token open = P->tok;
+	struct px_token open = *P->tok;
 	uint32_t depth = 0;
 	while (!P->stop) {
 		if (px_p_is_punct(P, '{')) {
 			if (depth >= PX_MAX_SCOPE_DEPTH) {
-				px_p_error_tok(P, &P->tok, "scopes nested too deeply (limit %d)",
+				px_p_error_tok(P, P->tok, "scopes nested too deeply (limit %d)",
 				               PX_MAX_SCOPE_DEPTH);
 				P->stop = true;
 				break;
@@ -1099,13 +1149,13 @@ static void parse_body(struct px_parser *P, struct px_func *fhead)
 		}
 		if (px_p_is_punct(P, '}')) {
 			scope_pop(P);
-			fhead->end_line = P->tok.line;
+			fhead->end_line = P->tok->line;
 			px_p_advance(P);
 			if (--depth == 0)
 				break;
 			continue;
 		}
-		if (P->tok.kind == PX_TK_EOF) {
+		if (P->tok->kind == PX_TK_EOF) {
 			px_p_error(P, open.line, open.col, "unterminated function body");
 			break;
 		}
@@ -1147,31 +1197,31 @@ static void hand_over(struct px_parser *P, uint32_t index)
 static bool parse_function(struct px_parser *P, int linkage)
 {
 	struct px_func fh = {0};
-	fh.is_entry = dir_of(&P->tok) == D_ENTRY;
+	fh.is_entry = dir_of(P->tok) == D_ENTRY;
 	fh.linkage = (uint8_t)(linkage < 0 ? PX_LINK_NONE : linkage);
-	fh.line = P->tok.line;
-	fh.text_from = (size_t)(P->tok.text.p - P->m->text);
-	fh.col = P->tok.col;
+	fh.line = P->tok->line;
+	fh.text_from = (size_t)(P->tok->text.p - P->m->text);
+	fh.col = P->tok->col;
 	px_p_advance(P);
 	reset_function(P);
 	scope_push(P);  /* scope 0: .reg parameters */
-	while (P->tok.kind == PX_TK_DOT && dir_of(&P->tok) != D_NONE &&
-	       dir_of(&P->tok) != D_PARAM && dir_of(&P->tok) != D_REG)
+	while (P->tok->kind == PX_TK_DOT && dir_of(P->tok) != D_NONE &&
+	       dir_of(P->tok) != D_PARAM && dir_of(P->tok) != D_REG)
 		if (!parse_perf(P, &fh))
 			return false;
 	if (px_p_is_punct(P, '(')) {
 		if (fh.is_entry)
-			return px_p_error_tok(P, &P->tok, "a kernel (.entry) has no return parameters");
+			return px_p_error_tok(P, P->tok, "a kernel (.entry) has no return parameters");
 		if (!parse_params(P, &fh.rets, &fh.nrets, true))
 			return false;
 	}
-	if (P->tok.kind != PX_TK_IDENT)
-		return px_p_error_tok(P, &P->tok, "expected a function name");
-	fh.name = keep_str(P, P->tok.text);
+	if (P->tok->kind != PX_TK_IDENT)
+		return px_p_error_tok(P, P->tok, "expected a function name");
+	fh.name = keep_str(P, P->tok->text);
 	px_p_advance(P);
 	if (px_p_is_punct(P, '(') && !parse_params(P, &fh.params, &fh.nparams, true))
 		return false;
-	while (P->tok.kind == PX_TK_DOT)
+	while (P->tok->kind == PX_TK_DOT)
 		if (!parse_perf(P, &fh))
 			return false;
 	if (px_p_is_punct(P, ';')) {
@@ -1186,7 +1236,7 @@ static bool parse_function(struct px_parser *P, int linkage)
 		finish_body(P, &fh);
 		P->ba = P->a;
 	} else {
-		return px_p_error_tok(P, &P->tok, "expected '{' or ';' after function declaration");
+		return px_p_error_tok(P, P->tok, "expected '{' or ';' after function declaration");
 	}
 	struct px_symslot *s = px_symtab_find(&P->funcnames, fh.name, true);
 	int32_t index = s->val;
@@ -1214,7 +1264,7 @@ static void sync_module(struct px_parser *P)
 {
 	uint32_t depth = 0;
 	for (;;) {
-		struct px_token *t = &P->tok;
+		struct px_token *t = P->tok;
 		if (t->kind == PX_TK_EOF)
 			return;
 		if (t->kind == PX_TK_PUNCT) {
@@ -1248,18 +1298,18 @@ static void sync_module(struct px_parser *P)
 static bool parse_version(struct px_parser *P)
 {
 	px_p_advance(P);
-	px_str s = P->tok.text;
-	if (P->tok.kind != PX_TK_FLOAT || (P->tok.flags & PX_TKF_F32))
-		return px_p_error_tok(P, &P->tok, "expected a version number like 9.0");
+	px_str s = P->tok->text;
+	if (P->tok->kind != PX_TK_FLOAT || (P->tok->flags & PX_TKF_F32))
+		return px_p_error_tok(P, P->tok, "expected a version number like 9.0");
 	uint32_t maj = 0, min = 0, i = 0;
 	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
 		maj = maj < 100000 ? maj * 10 + (uint32_t)(s.p[i] - '0') : maj;
 	if (i == s.n || s.p[i] != '.' || i + 1 == s.n)
-		return px_p_error_tok(P, &P->tok, "expected a version number like 9.0");
+		return px_p_error_tok(P, P->tok, "expected a version number like 9.0");
 	for (i++; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
 		min = min < 100000 ? min * 10 + (uint32_t)(s.p[i] - '0') : min;
 	if (i != s.n)
-		return px_p_error_tok(P, &P->tok, "expected a version number like 9.0");
+		return px_p_error_tok(P, P->tok, "expected a version number like 9.0");
 	P->m->version_major = maj;
 	P->m->version_minor = min;
 	px_p_advance(P);
@@ -1271,9 +1321,9 @@ static bool parse_target(struct px_parser *P)
 {
 	px_p_advance(P);
 	for (;;) {
-		if (P->tok.kind != PX_TK_IDENT)
-			return px_p_error_tok(P, &P->tok, "expected a target name");
-		px_str w = keep_str(P, P->tok.text);
+		if (P->tok->kind != PX_TK_IDENT)
+			return px_p_error_tok(P, P->tok, "expected a target name");
+		px_str w = keep_str(P, P->tok->text);
 		*PX_VEC_PUSH(P->targets, P->ntargets, P->captargets) = w;
 		if (px_str_starts(w, "sm_") || px_str_starts(w, "compute_"))
 			P->m->target = w;
@@ -1284,7 +1334,7 @@ static bool parse_target(struct px_parser *P)
 		else if (px_str_eqc(w, "map_f64_to_f32"))
 			P->m->map_f64_to_f32 = true;
 		else if (!px_str_eqc(w, "texmode_unified"))
-			return px_p_error_tok(P, &P->tok, "unknown target '" PX_STR_FMT "'", PX_STR_ARG(w));
+			return px_p_error_tok(P, P->tok, "unknown target '" PX_STR_FMT "'", PX_STR_ARG(w));
 		px_p_advance(P);
 		if (!px_p_is_punct(P, ','))
 			return true;
@@ -1299,16 +1349,16 @@ static bool parse_file(struct px_parser *P)
 	uint32_t idx;
 	if (!expect_u32(P, &idx, "file index"))
 		return false;
-	if (P->tok.kind != PX_TK_STRING)
-		return px_p_error_tok(P, &P->tok, "expected a file name string");
+	if (P->tok->kind != PX_TK_STRING)
+		return px_p_error_tok(P, P->tok, "expected a file name string");
 	struct px_file_entry *fe = PX_VEC_PUSH(P->files, P->nfiles, P->capfiles);
 	fe->index = idx;
-	fe->name = keep_str(P, px_str_make(P->tok.text.p + 1, P->tok.text.n - 2));
+	fe->name = keep_str(P, px_str_make(P->tok->text.p + 1, P->tok->text.n - 2));
 	px_p_advance(P);
 	for (int i = 0; i < 2 && px_p_is_punct(P, ','); i++) {
 		px_p_advance(P);
-		if (P->tok.kind != PX_TK_INT)
-			return px_p_error_tok(P, &P->tok, "expected a number in .file");
+		if (P->tok->kind != PX_TK_INT)
+			return px_p_error_tok(P, P->tok, "expected a number in .file");
 		px_p_advance(P);
 	}
 	return true;
@@ -1318,15 +1368,15 @@ static bool parse_file(struct px_parser *P)
 static bool parse_section(struct px_parser *P)
 {
 	px_p_advance(P);
-	if (P->tok.kind != PX_TK_DOT && P->tok.kind != PX_TK_IDENT)
-		return px_p_error_tok(P, &P->tok, "expected a section name");
+	if (P->tok->kind != PX_TK_DOT && P->tok->kind != PX_TK_IDENT)
+		return px_p_error_tok(P, P->tok, "expected a section name");
 	px_p_advance(P);
 	if (!px_p_is_punct(P, '{'))
-		return px_p_error_tok(P, &P->tok, "expected '{' after section name");
-	struct px_token open = P->tok;
+		return px_p_error_tok(P, P->tok, "expected '{' after section name");
+	struct px_token open = *P->tok;
 	/* the lexer is already past '{' (P->tok is it): skip raw text */
 	if (!px_lexer_skip_block(&P->lx)) {
-		px_lexer_next(&P->lx, &P->tok);
+		px_lexer_next(&P->lx, P->tok);
 		return px_p_error(P, open.line, open.col, "unterminated .section");
 	}
 	px_p_advance(P);
@@ -1337,13 +1387,13 @@ static bool parse_section(struct px_parser *P)
 static bool parse_alias(struct px_parser *P)
 {
 	px_p_advance(P);
-	if (P->tok.kind != PX_TK_IDENT)
-		return px_p_error_tok(P, &P->tok, "expected a name after .alias");
+	if (P->tok->kind != PX_TK_IDENT)
+		return px_p_error_tok(P, P->tok, "expected a name after .alias");
 	px_p_advance(P);
 	if (!expect_punct(P, ',', "in .alias"))
 		return false;
-	if (P->tok.kind != PX_TK_IDENT)
-		return px_p_error_tok(P, &P->tok, "expected a name in .alias");
+	if (P->tok->kind != PX_TK_IDENT)
+		return px_p_error_tok(P, P->tok, "expected a name in .alias");
 	px_p_advance(P);
 	return expect_punct(P, ';', "after .alias");
 }
@@ -1353,7 +1403,7 @@ static bool parse_alias(struct px_parser *P)
  *            | {linkage} (func | decl) */
 static bool parse_toplevel(struct px_parser *P)
 {
-	enum dir d = dir_of(&P->tok);
+	enum dir d = dir_of(P->tok);
 	switch (d) {
 	case D_VERSION:
 		return parse_version(P);
@@ -1365,7 +1415,7 @@ static bool parse_toplevel(struct px_parser *P)
 		if (!expect_u32(P, &n, "address size"))
 			return false;
 		if (n != 32 && n != 64)
-			return px_p_error_tok(P, &P->prev, "address size must be 32 or 64");
+			return px_p_error_tok(P, P->prev, "address size must be 32 or 64");
 		P->m->address_size = n;
 		return true;
 	}
@@ -1385,11 +1435,11 @@ static bool parse_toplevel(struct px_parser *P)
 		return true;
 	}
 	int linkage = -1;
-	while (linkage_of_dir(dir_of(&P->tok)) >= 0) {
-		linkage = linkage_of_dir(dir_of(&P->tok));
+	while (linkage_of_dir(dir_of(P->tok)) >= 0) {
+		linkage = linkage_of_dir(dir_of(P->tok));
 		px_p_advance(P);
 	}
-	d = dir_of(&P->tok);
+	d = dir_of(P->tok);
 	if (d == D_ENTRY || d == D_FUNC)
 		return parse_function(P, linkage);
 	int space = space_of_dir(d);
@@ -1398,7 +1448,7 @@ static bool parse_toplevel(struct px_parser *P)
 		px_p_advance(P);
 		return parse_decl(P, &ds, true);
 	}
-	return px_p_error_tok(P, &P->tok, "expected a directive");
+	return px_p_error_tok(P, P->tok, "expected a directive");
 }
 
 /* With a mapped text, gives back the pages before the current token once
@@ -1410,7 +1460,7 @@ static void release_behind(struct px_parser *P, bool all)
 {
 	if (!P->text_mapped)
 		return;
-	size_t at = (size_t)(P->tok.text.p - P->m->text);
+	size_t at = (size_t)(P->tok->text.p - P->m->text);
 	if (all)
 		at = P->m->len;
 	if (P->hook && P->hook->hold) {
@@ -1484,9 +1534,11 @@ struct px_module *px_ptx_parse_hooked(const char *path, char *text, size_t len,
 	P->keys = px_arena_new();
 	P->text_mapped = m->text_mapped;
 	px_p_init_tables(P);
+	P->tok = &P->toks[0];
+	P->prev = &P->toks[1];
 	px_lexer_init(&P->lx, text, len);
 	px_p_advance(P);
-	while (!P->stop && P->tok.kind != PX_TK_EOF) {
+	while (!P->stop && P->tok->kind != PX_TK_EOF) {
 		if (!parse_toplevel(P))
 			sync_module(P);
 		release_behind(P, false);

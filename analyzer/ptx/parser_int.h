@@ -49,7 +49,11 @@ struct px_parser {
 	size_t errors_at_start;    /* diags->errors when the parse began */
 	struct px_diags *diags;
 	struct px_lexer lx;
-	struct px_token tok, prev;
+	/* the current token and the one before it, pointing into toks: an
+	 * advance swaps them and lexes into the older one (copying the token
+	 * just written would stall on its narrower stores) */
+	struct px_token *tok, *prev;
+	struct px_token toks[2];
 	uint32_t nerrors;
 	bool stop;                 /* too many errors or a fatal one: unwind */
 
@@ -83,15 +87,24 @@ struct px_parser {
 	 * parser.c) of the plain names that end in a digit (%p1 or r0 in inline
 	 * asm; not %r<N>); and the regtab slots of recently resolved prefixes
 	 * ("%r" of %r57), keyed by length and bytes (nvcc uses about six: %r %rd
-	 * %rs %p %f %fd; searched in order). The bitmaps are cleared at each
+	 * %rs %p %f %fd), direct-mapped by a hash of those (prefix_slot in
+	 * parser.c; n = 0 marks an empty entry). The bitmaps are cleared at each
 	 * function, the cache also when a register is declared. */
 	uint64_t reg_first[4], plain_digit_shapes[4];
 	struct px_prefix_hit {
 		uint64_t key;          /* tail_word of the prefix */
-		uint32_t n;            /* its length */
+		uint32_t n;            /* its length; 0 = empty */
 		struct px_symslot *slot;
-	} prefix_cache[8];
-	uint32_t nprefix_cache;
+	} prefix_cache[16];
+	/* the same for the fast path (lookup_numbered_reg): the innermost
+	 * binding of a prefix when it is a range, as its first id and count
+	 * (count 0: not a range); also cleared when a scope closes */
+	struct px_range_hit {
+		uint64_t key;
+		uint32_t n;            /* 0 = empty */
+		int32_t first;
+		uint32_t count;
+	} range_cache[16];
 	struct px_regent *regents; size_t nregents, capregents;
 	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */
 	struct px_operand *ostk; size_t nostk, capostk; /* operands being built */
@@ -105,13 +118,15 @@ struct px_parser {
 
 static inline bool px_p_is_punct(const struct px_parser *P, char c)
 {
-	return P->tok.kind == PX_TK_PUNCT && P->tok.ch == c;
+	return P->tok->kind == PX_TK_PUNCT && P->tok->ch == c;
 }
 
 static inline void px_p_advance(struct px_parser *P)
 {
+	struct px_token *t = P->prev;
 	P->prev = P->tok;
-	px_lexer_next(&P->lx, &P->tok);
+	P->tok = t;
+	px_lexer_next(&P->lx, t);
 }
 
 /* parser.c */
