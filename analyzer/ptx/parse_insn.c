@@ -335,12 +335,24 @@ static bool parse_elems(struct px_parser *P, struct px_operand *o, char close, i
 		return pop_elems(P, mark, o);
 	}
 	for (;;) {
+		/* an element that opens no aggregate pushes nothing while it is
+		 * parsed, so it is parsed in place (see parse_instruction) */
+		bool nests = P->tok->kind == PX_TK_PUNCT &&
+		             (P->tok->ch == '{' || P->tok->ch == '(' || P->tok->ch == '[');
 		struct px_operand e;
-		if (!parse_operand(P, &e, depth + 1)) {
+		struct px_operand *slot = &e;
+		if (!nests) {
+			slot = PX_VEC_PUSH(P->ostk, P->nostk, P->capostk);
+			P->nostk--;
+		}
+		if (!parse_operand(P, slot, depth + 1)) {
 			P->nostk = mark;
 			return false;
 		}
-		push_operand(P, &e);
+		if (nests)
+			push_operand(P, &e);
+		else
+			P->nostk++;
 		if (px_p_is_punct(P, ',')) {
 			px_p_advance(P);
 			continue;
@@ -509,6 +521,63 @@ static void label_ref(struct px_parser *P, const struct px_operand *o)
 	r->col = o->col;
 }
 
+/* The spelling of at most 24 bytes as up to three words and its length
+ * (equal keys: equal bytes), for P->spell_cache; false if longer. Reads
+ * only the spelling's own bytes. */
+static bool spelling_key(px_str sp, struct px_spell_hit *k)
+{
+	const char *p = sp.p;
+	uint32_t n = sp.n;
+	k->n = n;
+	k->w[0] = k->w[1] = k->w[2] = 0;
+	if (n > 24)
+		return false;
+	if (n < 8) {
+		for (uint32_t i = 0; i < n; i++)
+			k->w[0] |= (uint64_t)(unsigned char)p[i] << (8 * i);
+		return true;
+	}
+	memcpy(&k->w[0], p, 8);
+	if (n > 16) {
+		memcpy(&k->w[1], p + 8, 8);
+		memcpy(&k->w[2], p + n - 8, 8);
+	} else {
+		memcpy(&k->w[1], p + n - 8, 8);
+	}
+	return true;
+}
+
+/* The template (index into P->templates) of the opcode optext with the
+ * modifiers up to mend (spelling: both), decoded the first time the
+ * spelling is seen. */
+static int32_t spelling_template(struct px_parser *P, px_str optext, const char *mend,
+                                 px_str spelling)
+{
+	struct px_symslot *ts = px_symtab_find(&P->spellings, spelling, true);
+	if (ts->val < 0) {
+		/* first time this spelling is seen: decode it (PTX modifiers are
+		 * dot-separated words; `::` stays inside a word) */
+		struct px_insn *t = PX_VEC_PUSH(P->templates, P->ntemplates, P->captemplates);
+		memset(t, 0, sizeof *t);
+		t->vec = 1;
+		t->guard = -1;
+		struct px_symslot *os = px_symtab_find(&P->opcodes, optext, false);
+		t->op = (uint16_t)(os ? os->val : PX_OP_UNKNOWN);
+		const char *q = optext.p + optext.n;
+		while (q < mend) {
+			const char *w = q++;
+			while (q < mend && *q != '.')
+				q++;
+			decode_modifier(P, t, px_str_make(w, (size_t)(q - w)));
+		}
+		ts->val = (int32_t)(P->ntemplates - 1);
+		/* the key must not point into the text: later lookups read it,
+		 * and a mapped text's pages are given back behind the parser */
+		ts->p = px_arena_strndup(P->keys, spelling.p, spelling.n);
+	}
+	return ts->val;
+}
+
 /* px_p_instruction into P->insns[at], reserved by the caller (nothing else
  * adds instructions meanwhile, so the slot does not move). */
 static bool parse_instruction(struct px_parser *P, const struct px_token *opcode, size_t at)
@@ -553,31 +622,25 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 		px_p_advance(P);
 	}
 	px_str spelling = px_str_make(optext.p, (size_t)(mend - optext.p));
-	struct px_symslot *ts = px_symtab_find(&P->spellings, spelling, true);
-	if (ts->val < 0) {
-		/* first time this spelling is seen: decode it (PTX modifiers are
-		 * dot-separated words; `::` stays inside a word) */
-		struct px_insn *t = PX_VEC_PUSH(P->templates, P->ntemplates, P->captemplates);
-		memset(t, 0, sizeof *t);
-		t->vec = 1;
-		t->guard = -1;
-		struct px_symslot *os = px_symtab_find(&P->opcodes, optext, false);
-		t->op = (uint16_t)(os ? os->val : PX_OP_UNKNOWN);
-		const char *q = optext.p + optext.n;
-		while (q < mend) {
-			const char *w = q++;
-			while (q < mend && *q != '.')
-				q++;
-			decode_modifier(P, t, px_str_make(w, (size_t)(q - w)));
-		}
-		ts->val = (int32_t)(P->ntemplates - 1);
-		/* the key must not point into the text: later lookups read it,
-		 * and a mapped text's pages are given back behind the parser */
-		ts->p = px_arena_strndup(P->keys, spelling.p, spelling.n);
+	struct px_spell_hit *hit = NULL, probe;
+	int32_t ti = -1;
+	bool missed = true;
+	if (spelling_key(spelling, &probe)) {
+		hit = &P->spell_cache[((probe.w[0] ^ probe.w[1] * 0x9E3779B97F4A7C15ull ^ probe.w[2]) +
+		                       probe.n) * 0xff51afd7ed558ccdull >> 56];
+		if (hit->n == probe.n && hit->w[0] == probe.w[0] && hit->w[1] == probe.w[1] &&
+		    hit->w[2] == probe.w[2])
+			ti = hit->tmpl, missed = false;
+	}
+	if (missed)
+		ti = spelling_template(P, optext, mend, spelling);
+	if (hit && missed) {
+		probe.tmpl = ti;
+		*hit = probe;
 	}
 	/* the decoded modifiers (every other field zero), then the rest */
 	struct px_insn *in = &P->insns[at];
-	*in = P->templates[ts->val];
+	*in = P->templates[ti];
 	in->guard = guard;
 	in->guard_neg = guard_neg;
 	in->line = line;
@@ -594,16 +657,26 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 			            "more unknown instructions follow; not reported one by one");
 		P->m->nunknown_ops++;
 	}
-	/* operands */
-	size_t base = P->nostk;
+	/* operands: the first PX_TOP_OPERANDS are parsed straight into P->top
+	 * (which never moves: an operand copied right after its fields were
+	 * written would stall on those narrower stores), the rest through the
+	 * operand stack, where the first ones join them */
+	size_t base = P->nostk, n = 0;
 	if (!px_p_is_punct(P, ';')) {
 		for (;;) {
-			struct px_operand o;
-			if (!parse_operand(P, &o, 0)) {
+			struct px_operand spill;
+			struct px_operand *o = n < PX_TOP_OPERANDS ? &P->top[n] : &spill;
+			if (!parse_operand(P, o, 0)) {
 				P->nostk = base;
 				return false;
 			}
-			push_operand(P, &o);
+			if (n >= PX_TOP_OPERANDS) {
+				if (n == PX_TOP_OPERANDS)
+					for (size_t i = 0; i < PX_TOP_OPERANDS; i++)
+						push_operand(P, &P->top[i]);
+				push_operand(P, o);
+			}
+			n++;
 			if (!px_p_is_punct(P, ','))
 				break;
 			px_p_advance(P);
@@ -613,7 +686,6 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 		P->nostk = base;
 		return px_p_error_tok(P, P->tok, "expected ';' after instruction");
 	}
-	size_t n = P->nostk - base;
 	if (n > PX_MAX_OPERANDS) {
 		P->nostk = base;
 		return px_p_error(P, line, col, "too many operands (limit %d)", PX_MAX_OPERANDS);
@@ -621,7 +693,8 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 	px_p_advance(P);
 	in->nopnds = (uint16_t)n;
 	if (n)
-		in->opnds = px_arena_copy(P->ba, P->ostk + base, n * sizeof *in->opnds);
+		in->opnds = px_arena_copy(P->ba, n <= PX_TOP_OPERANDS ? P->top : P->ostk + base,
+		                          n * sizeof *in->opnds);
 	P->nostk = base;
 	/* branch targets must be labels of this function */
 	if (in->op == PX_OP_BRA) {

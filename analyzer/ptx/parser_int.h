@@ -11,6 +11,7 @@
 #define PX_MAX_SCOPE_DEPTH 1024
 #define PX_MAX_OPERANDS 65535
 #define PX_MAX_UNKNOWN_WARNINGS 100
+#define PX_TOP_OPERANDS 8
 
 /* Open-addressing map from a name (a view into the text) to an int32. */
 struct px_symslot {
@@ -80,6 +81,14 @@ struct px_parser {
 	 * most instructions repeat a spelling seen before */
 	struct px_symtab spellings;
 	struct px_insn *templates; size_t ntemplates, captemplates;
+	/* in front of spellings: a direct-mapped cache from a spelling of up
+	 * to 24 bytes (its words and length: spelling_key in parse_insn.c) to
+	 * its template; n = 0 marks an empty entry */
+	struct px_spell_hit {
+		uint64_t w[3];
+		uint32_t n;
+		int32_t tmpl;
+	} spell_cache[256];
 	/* register lookups: the first bytes of the names declared in this
 	 * function (a name starting otherwise, such as a label or a parameter
 	 * in nvcc's output, is no register); a hash set of the shapes (first
@@ -108,6 +117,7 @@ struct px_parser {
 	struct px_regent *regents; size_t nregents, capregents;
 	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */
 	struct px_operand *ostk; size_t nostk, capostk; /* operands being built */
+	struct px_operand top[PX_TOP_OPERANDS];  /* an instruction's first operands */
 	uint32_t loc_file, loc_line, loc_col;
 	/* a mapped text (px_parse_hook.text_mapped): names that outlive a body
 	 * are copied, and the pages before `released` have been given back */
