@@ -423,7 +423,13 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 	bool short_pre = name.n <= sizeof pre;
 	if (short_pre)
 		memcpy(pre, name.p, name.n);
-	char num[12] = "0";
+	/* up to 8 digits the counter is one word in a register, byte j its
+	 * digit j (a byte array, incremented in memory and then loaded whole,
+	 * stalled every name on the store of the incremented byte); past that,
+	 * num holds them */
+	uint64_t w = '0';
+	char num[12] = {0};
+	bool wide = false;
 	uint32_t nd = 1;
 	for (uint32_t i = 0; i < count; i++) {
 		struct px_regdecl *r = PX_VEC_PUSH(P->regs, P->nregs, P->capregs);
@@ -431,15 +437,41 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 			memcpy(buf, pre, sizeof pre);
 		else
 			memcpy(buf, name.p, name.n);
-		memcpy(buf + name.n, num, sizeof num);
+		if (!wide) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			uint64_t bytes_w = __builtin_bswap64(w);
+#else
+			uint64_t bytes_w = w;
+#endif
+			memcpy(buf + name.n, &bytes_w, sizeof bytes_w);
+		} else {
+			memcpy(buf + name.n, num, sizeof num);
+		}
 		uint32_t n = name.n + nd;
 		r->name = px_str_make(buf, n);
 		buf += n;
 		r->type = type;
 		r->vec = vec;
 		r->line = line;
-		/* num += 1 */
+		/* the counter += 1 */
 		uint32_t j = nd;
+		if (!wide) {
+			while (j > 0 && (w >> (8 * (j - 1)) & 0xff) == '9') {
+				j--;
+				w ^= (uint64_t)('9' ^ '0') << (8 * j);
+			}
+			if (j > 0) {
+				w += (uint64_t)1 << (8 * (j - 1));
+			} else if (nd < 8) {
+				w = w << 8 | '1';
+				nd++;
+			} else {
+				memcpy(num, "100000000", 9);
+				nd = 9;
+				wide = true;
+			}
+			continue;
+		}
 		while (j > 0 && num[j - 1] == '9')
 			num[--j] = '0';
 		if (j > 0) {
