@@ -8,8 +8,11 @@
  * Operands are parsed with bounded nesting: a vector `{...}`, a list `(...)`
  * or a texture bracket `[t, s, {...}]` may hold one more level of vectors,
  * never more, so recursion depth is fixed whatever the input. Operands being
- * built sit on one malloc'd stack (P->ostk) and are copied, exactly sized,
- * into the arena when their aggregate or instruction is complete. */
+ * built sit on one malloc'd stack (P->ostk; an instruction's first ones in
+ * the fixed P->top) and are copied, exactly sized, into the arena when their
+ * aggregate or instruction is complete. Operands are parsed in place where
+ * their slot cannot move meanwhile: copying a struct whose fields were just
+ * written one by one stalls on those stores. */
 #include <string.h>
 
 #include "parser_int.h"
