@@ -115,9 +115,15 @@ struct ck {
 	size_t ncn, capcn;
 	/* the walk's current path, body first: parents without ts_node_parent,
 	 * which searches down from the root (linear in the file's top-level
-	 * declarations, so quadratic over a file) */
+	 * declarations, so quadratic over a file). near[K][i]: the index + 1
+	 * of the nearest entry at or above i of kind K (0: none), so that the
+	 * walks up to the enclosing ifs, loops or conditions skip the other
+	 * ancestors: linear in the nesting depth over the whole body, where
+	 * walking every ancestor from each statement was quadratic (issue 9:
+	 * 100,000 nested braces took 42 s) */
 	TSNode *path;
-	size_t npath, cappath;
+	uint32_t *near[3];
+	size_t npath, cappath, capnear;
 	TSNode fdef;                  /* the function_definition */
 	uint32_t param_atom[64];      /* per parameter: its atom + 1 (0 = not made yet) */
 };
@@ -139,13 +145,42 @@ static TSNode field(TSNode n, const char *name)
 	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
 }
 
-/* The parent of n: from the walk's path when n is on it, else from the tree. */
-static TSNode up(const struct ck *c, TSNode n)
+/* The kinds of ancestors the checks walk up to (struct ck's near). */
+enum { NEAR_IF, NEAR_FOR, NEAR_COND };
+
+static bool is_cond(TSNode n)
 {
-	for (size_t i = c->npath; i-- > 0;)
-		if (ts_node_eq(c->path[i], n))
-			return i ? c->path[i - 1] : c->fdef;
-	return ts_node_parent(n);
+	return cu_node_is(n, "if_statement") || cu_node_is(n, "while_statement") || cu_node_is(n, "do_statement") ||
+	       cu_node_is(n, "conditional_expression") || cu_node_is(n, "for_statement");
+}
+
+/* Fills near[*][i] for path[i] (set anew when the walk moves to a sibling). */
+static void path_set(struct ck *c, size_t i)
+{
+	if (i >= c->capnear) {
+		c->capnear = c->cappath;
+		for (int k = 0; k < 3; k++)
+			c->near[k] = xrealloc(c->near[k], c->capnear * sizeof *c->near[k]);
+	}
+	TSNode n = c->path[i];
+	bool is[3] = {cu_node_is(n, "if_statement"), cu_node_is(n, "for_statement"), is_cond(n)};
+	for (int k = 0; k < 3; k++)
+		c->near[k][i] = is[k] ? (uint32_t)i + 1 : i ? c->near[k][i - 1] : 0;
+}
+
+/* Pushes n (a child of the path's last node) on the walk's path. */
+static void path_push(struct ck *c, TSNode n)
+{
+	size_t i = c->npath;
+	*PX_VEC_PUSH(c->path, c->npath, c->cappath) = n;
+	path_set(c, i);
+}
+
+/* The index + 1 of the nearest path entry of kind k strictly above entry
+ * i + 1 (pass i + 1 = the entry's index + 1; 0 ends a walk). */
+static uint32_t near_above(const struct ck *c, int k, uint32_t i1)
+{
+	return i1 > 1 ? c->near[k][i1 - 2] : 0;
 }
 
 /* threadIdx.x (or threadIdx_x after the pre-pass) -> 't', 0..2; also b, d, g. */
@@ -724,16 +759,13 @@ struct guards {
 	bool partial;                 /* more than 16: the outer ones are ignored (lanes kept) */
 };
 
-static void guards_of(struct ck *c, TSNode at, struct guards *g)
+/* Requires: the node is the walk's current one (the path's last entry). */
+static void guards_of(struct ck *c, struct guards *g)
 {
 	g->n = 0;
 	g->partial = false;
-	TSNode child = at;
-	for (TSNode a = up(c, at); !ts_node_is_null(a); child = a, a = up(c, a)) {
-		if (cu_node_is(a, "function_definition"))
-			break;
-		if (!cu_node_is(a, "if_statement"))
-			continue;
+	for (uint32_t k = near_above(c, NEAR_IF, (uint32_t)c->npath); k; k = near_above(c, NEAR_IF, k)) {
+		TSNode a = c->path[k - 1], child = c->path[k];
 		if (g->n == PX_COUNTOF(g->root)) {
 			g->partial = true;
 			break;
@@ -784,7 +816,7 @@ static void one_access(struct ck *c, TSNode sub, TSNode arr, TSNode idx[2], uint
 	a = px_aff_mul(&c->an, c->arena, a, px_aff_const(t->elem));
 	size_t mark = c->ncn;
 	struct guards g;
-	guards_of(c, sub, &g);   /* before uval: compiling may make atoms */
+	guards_of(c, &g);   /* before uval: compiling may make atoms */
 	/* uniform atoms: 0, with their alignment checked below */
 	int64_t *uval = xcalloc(c->an.natoms + 1, sizeof *uval);
 	bool *uknown = xcalloc(c->an.natoms + 1, sizeof *uknown);
@@ -859,7 +891,8 @@ static void one_access(struct ck *c, TSNode sub, TSNode arr, TSNode idx[2], uint
 	}
 }
 
-/* Evaluates subscript `sub` under every combination of the enumerable loops around it. */
+/* Evaluates subscript `sub` (the walk's current node) under every
+ * combination of the enumerable loops around it. */
 static void check_access(struct ck *c, TSNode sub)
 {
 	TSNode idx[2];
@@ -880,7 +913,7 @@ static void check_access(struct ck *c, TSNode sub)
 	struct target t;
 	if (!access_target(c, arr, &t))
 		return;
-	TSNode parent = up(c, sub);
+	TSNode parent = c->npath > 1 ? c->path[c->npath - 2] : c->fdef;
 	bool store = !ts_node_is_null(parent) && cu_node_is(parent, "assignment_expression") &&
 	             ts_node_eq(field(parent, "left"), sub);
 	/* enumerable loops around it (innermost first) */
@@ -889,14 +922,11 @@ static void check_access(struct ck *c, TSNode sub)
 	int64_t vals[MAX_BIND][MAX_VALUES];
 	uint32_t nv[MAX_BIND];
 	int nl = 0;
-	for (TSNode a = parent; !ts_node_is_null(a) && nl < MAX_BIND; a = up(c, a)) {
-		if (cu_node_is(a, "function_definition"))
-			break;
-		if (cu_node_is(a, "for_statement")) {
-			uint32_t n = loop_values(c, a, &names[nl], &lens[nl], vals[nl]);
-			if (n)
-				nv[nl++] = n;
-		}
+	for (uint32_t k = c->npath > 1 ? c->near[NEAR_FOR][c->npath - 2] : 0; k && nl < MAX_BIND;
+	     k = near_above(c, NEAR_FOR, k)) {
+		uint32_t n = loop_values(c, c->path[k - 1], &names[nl], &lens[nl], vals[nl]);
+		if (n)
+			nv[nl++] = n;
 	}
 	uint32_t combos = 1;
 	for (int i = 0; i < nl; i++)
@@ -980,21 +1010,15 @@ static int barrier_kind(const struct ck *c, TSNode call)
 	return 0;
 }
 
+/* Requires: call is the walk's current node. */
 static void check_barrier(struct ck *c, TSNode call, int kind)
 {
 	TSPoint pt = ts_node_start_point(call);
 	uint32_t len;
 	const char *name = text(c, field(call, "function"), &len);
-	TSNode child = call;
-	for (TSNode a = up(c, call); !ts_node_is_null(a); child = a, a = up(c, a)) {
-		if (cu_node_is(a, "function_definition"))
-			break;
-		TSNode cond = {0};
-		if (cu_node_is(a, "if_statement") || cu_node_is(a, "while_statement") || cu_node_is(a, "do_statement") ||
-		    cu_node_is(a, "conditional_expression"))
-			cond = field(a, "condition");
-		else if (cu_node_is(a, "for_statement"))
-			cond = field(a, "condition");
+	for (uint32_t k = near_above(c, NEAR_COND, (uint32_t)c->npath); k; k = near_above(c, NEAR_COND, k)) {
+		TSNode a = c->path[k - 1], child = c->path[k];
+		TSNode cond = field(a, "condition");
 		if (ts_node_is_null(cond) || ts_node_eq(cond, child))
 			continue;
 		enum uni u = cond_uniformity(c, cond);
@@ -1229,7 +1253,7 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, uint8_t *t
 	}
 	c.fdef = ts_node_parent(body);
 	TSTreeCursor cur = ts_tree_cursor_new(body);
-	*PX_VEC_PUSH(c.path, c.npath, c.cappath) = body;
+	path_push(&c, body);
 	for (;;) {
 		TSNode x = ts_tree_cursor_current_node(&cur);
 		if (cu_node_is(x, "call_expression")) {
@@ -1238,14 +1262,14 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, uint8_t *t
 				check_barrier(&c, x, k);
 			check_legacy(&c, x);
 		} else if (cu_node_is(x, "subscript_expression") && fn->kind == PX_CUDA_KERNEL) {
-			TSNode par = up(&c, x);
+			TSNode par = c.npath > 1 ? c.path[c.npath - 2] : c.fdef;
 			if (ts_node_is_null(par) || !cu_node_is(par, "subscript_expression"))
 				check_access(&c, x);
 		} else if (cu_node_is(x, "compound_statement")) {
 			check_sequence(&c, x);
 		}
 		if (ts_tree_cursor_goto_first_child(&cur)) {
-			*PX_VEC_PUSH(c.path, c.npath, c.cappath) = ts_tree_cursor_current_node(&cur);
+			path_push(&c, ts_tree_cursor_current_node(&cur));
 			continue;
 		}
 		bool done = false;
@@ -1259,11 +1283,14 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, uint8_t *t
 		if (done)
 			break;
 		c.path[c.npath - 1] = ts_tree_cursor_current_node(&cur);
+		path_set(&c, c.npath - 1);
 	}
 	ts_tree_cursor_delete(&cur);
 	px_arena_delete(c.arena);
 	free(c.cn);
 	free(c.path);
+	for (int k = 0; k < 3; k++)
+		free(c.near[k]);
 }
 
 /* ---- launch sites ---- */
