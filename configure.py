@@ -40,6 +40,7 @@ LIB_SOURCES = [
     'analyzer/cuda/cuda_annot.c',
     'analyzer/cuda/cuda_check.c',
     'analyzer/cuda/cuda_fold.c',
+    'analyzer/cuda/cuda_launch.c',
     'analyzer/cuda/cuda_nvcc.c',
     'analyzer/cuda/cuda_parse.c',
     'analyzer/cuda/cuda_pre.c',

@@ -96,6 +96,25 @@ static void finding(struct px_cuda_results *res, const char *rule, uint32_t line
 }
 
 /* ---- per-function context ---- */
+
+/* The body's index (index_body), in the order of a walk (preorder, so by
+ * start byte): what the checks of statement sequences and barriers would
+ * otherwise find by walking each statement's subtree, quadratic in the
+ * nesting depth (issue 9). */
+struct xacc {                     /* a non-volatile array access a[i] */
+	uint32_t start, line, col;
+	const char *arr;
+	size_t alen;
+	TSNode index;
+	bool store, formed;
+	struct px_aff idx;            /* form(index), made on first use */
+};
+struct xret {                     /* a return statement */
+	uint32_t start, line;
+	TSNode ifs;                   /* the nearest enclosing if (null: none) */
+	int8_t u;                     /* its condition's uniformity, -1 before use */
+};
+
 struct ck {
 	const struct px_cuda_file *f;
 	const struct cu_priv *p;
@@ -125,6 +144,12 @@ struct ck {
 	uint32_t *near[3];
 	size_t npath, cappath, capnear;
 	TSNode fdef;                  /* the function_definition */
+	struct xacc *xacc;            /* the body's index, by start byte */
+	size_t nxacc, capxacc;
+	uint32_t *xbar;               /* start bytes of barrier calls */
+	size_t nxbar, capxbar;
+	struct xret *xret;
+	size_t nxret, capxret;
 	uint32_t param_atom[64];      /* per parameter: its atom + 1 (0 = not made yet) */
 };
 
@@ -1034,44 +1059,22 @@ static void check_barrier(struct ck *c, TSNode call, int kind)
 		        kind == 2 ? "leave the warp's barrier short of lanes" : "never arrive: deadlock or undefined behaviour");
 		return;
 	}
-	/* an earlier thread-dependent return */
-	TSNode body = c->npath ? c->path[0] : c->fdef;
-	if (ts_node_is_null(body) || !cu_node_is(body, "compound_statement"))
-		return;
-	TSTreeCursor cur = ts_tree_cursor_new(body);
+	/* an earlier thread-dependent return, the first in the text */
 	uint32_t at = ts_node_start_byte(call);
-	for (bool more = ts_tree_cursor_goto_first_child(&cur); more;) {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		if (ts_node_start_byte(x) >= at)
-			break;
-		if (cu_node_is(x, "return_statement")) {
-			TSNode ifs = ts_node_parent(x);
-			while (!ts_node_is_null(ifs) && !cu_node_is(ifs, "if_statement") && !ts_node_eq(ifs, body))
-				ifs = ts_node_parent(ifs);
-			if (!ts_node_is_null(ifs) && cu_node_is(ifs, "if_statement") &&
-			    ts_node_end_byte(ifs) <= at) {
-				enum uni u = cond_uniformity(c, field(ifs, "condition"));
-				if (u != U_BLOCK && !(u == U_WARP && kind == 2)) {
-					TSPoint rp = ts_node_start_point(x);
-					finding(c->res, "divergent-barrier", pt.row + 1, pt.column + 1, c->fn->name, NULL,
-					        "%.*s() follows a thread-dependent return (line %u): the threads that "
-					        "returned never arrive", (int)len, name, rp.row + 1);
-					break;
-				}
-			}
-		}
-		if (ts_tree_cursor_goto_first_child(&cur))
+	for (size_t i = 0; i < c->nxret && c->xret[i].start < at; i++) {
+		struct xret *r = &c->xret[i];
+		if (ts_node_is_null(r->ifs) || ts_node_end_byte(r->ifs) > at)
 			continue;
-		for (;;) {
-			if (ts_tree_cursor_goto_next_sibling(&cur))
-				break;
-			if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), body)) {
-				more = false;
-				break;
-			}
+		if (r->u < 0)
+			r->u = (int8_t)cond_uniformity(c, field(r->ifs, "condition"));
+		enum uni u = (enum uni)r->u;
+		if (u != U_BLOCK && !(u == U_WARP && kind == 2)) {
+			finding(c->res, "divergent-barrier", pt.row + 1, pt.column + 1, c->fn->name, NULL,
+			        "%.*s() follows a thread-dependent return (line %u): the threads that "
+			        "returned never arrive", (int)len, name, r->line);
+			break;
 		}
 	}
-	ts_tree_cursor_delete(&cur);
 }
 
 static void check_legacy(struct ck *c, TSNode call)
@@ -1100,15 +1103,64 @@ struct wacc {
 	uint32_t line, col;
 };
 
+/* The first index of the sorted start bytes a[0..n) that is >= at. */
+static size_t first_at(const uint32_t *a, size_t n, size_t stride, uint32_t at)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (*(const uint32_t *)((const char *)a + mid * stride) < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first cap non-volatile array accesses inside statement n, in the
+ * text's order, into out; *has_barrier when n contains a barrier call. */
 static void collect_accesses(struct ck *c, TSNode n, struct wacc *out, uint32_t *nout, uint32_t cap,
                              bool *has_barrier)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(n);
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	size_t i = first_at(c->xbar, c->nxbar, sizeof *c->xbar, s);
+	if (i < c->nxbar && c->xbar[i] < e)
+		*has_barrier = true;
+	i = c->nxacc ? first_at(&c->xacc[0].start, c->nxacc, sizeof *c->xacc, s) : 0;
+	for (; i < c->nxacc && c->xacc[i].start < e && *nout < cap; i++) {
+		struct xacc *x = &c->xacc[i];
+		if (!x->formed) {
+			x->idx = form(c, x->index, 0);
+			x->formed = true;
+		}
+		struct wacc *w = &out[(*nout)++];
+		w->arr = x->arr;
+		w->alen = x->alen;
+		w->idx = x->idx;
+		w->store = x->store;
+		w->line = x->line;
+		w->col = x->col;
+	}
+}
+
+/* Fills c's index of the body (struct xacc): walks it once with the path
+ * (which it leaves empty). */
+static void index_body(struct ck *c, TSNode body)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(body);
+	path_push(c, body);
 	for (;;) {
 		TSNode x = ts_tree_cursor_current_node(&cur);
-		if (cu_node_is(x, "call_expression") && barrier_kind(c, x))
-			*has_barrier = true;
-		if (cu_node_is(x, "subscript_expression") && *nout < cap) {
+		if (cu_node_is(x, "call_expression") && barrier_kind(c, x)) {
+			*PX_VEC_PUSH(c->xbar, c->nxbar, c->capxbar) = ts_node_start_byte(x);
+		} else if (cu_node_is(x, "return_statement")) {
+			uint32_t k = near_above(c, NEAR_IF, (uint32_t)c->npath);
+			struct xret *r = PX_VEC_PUSH(c->xret, c->nxret, c->capxret);
+			r->start = ts_node_start_byte(x);
+			r->line = ts_node_start_point(x).row + 1;
+			r->ifs = k ? c->path[k - 1] : (TSNode){0};
+			r->u = -1;
+		} else if (cu_node_is(x, "subscript_expression")) {
 			TSNode arr = field(x, "argument"), il = field(x, "indices");
 			TSNode ix = ts_node_is_null(il) ? field(x, "index") : ts_node_named_child(il, 0);
 			if (!ts_node_is_null(arr) && cu_node_is(arr, "identifier") && !ts_node_is_null(ix)) {
@@ -1122,11 +1174,13 @@ static void collect_accesses(struct ck *c, TSNode n, struct wacc *out, uint32_t 
 					t.is_volatile = known && strstr(c->fn->param_types[pi], "volatile");
 				}
 				if (known && !t.is_volatile) {
-					struct wacc *w = &out[(*nout)++];
+					struct xacc *w = PX_VEC_PUSH(c->xacc, c->nxacc, c->capxacc);
+					memset(w, 0, sizeof *w);
+					w->start = ts_node_start_byte(x);
 					w->arr = as;
 					w->alen = al;
-					w->idx = form(c, ix, 0);
-					TSNode par = ts_node_parent(x);
+					w->index = ix;
+					TSNode par = c->npath > 1 ? c->path[c->npath - 2] : c->fdef;
 					w->store = !ts_node_is_null(par) && cu_node_is(par, "assignment_expression") &&
 					           ts_node_eq(field(par, "left"), x);
 					TSPoint pt = ts_node_start_point(x);
@@ -1135,18 +1189,25 @@ static void collect_accesses(struct ck *c, TSNode n, struct wacc *out, uint32_t 
 				}
 			}
 		}
-		if (ts_tree_cursor_goto_first_child(&cur))
+		if (ts_tree_cursor_goto_first_child(&cur)) {
+			path_push(c, ts_tree_cursor_current_node(&cur));
 			continue;
+		}
 		bool done = false;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), n)) {
+		while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+			c->npath--;
+			if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), body)) {
 				done = true;
 				break;
 			}
+		}
 		if (done)
 			break;
+		c->path[c->npath - 1] = ts_tree_cursor_current_node(&cur);
+		path_set(c, c->npath - 1);
 	}
 	ts_tree_cursor_delete(&cur);
+	c->npath = 0;
 }
 
 static void check_sequence(struct ck *c, TSNode block)
@@ -1154,8 +1215,12 @@ static void check_sequence(struct ck *c, TSNode block)
 	struct wacc written[64];
 	uint32_t nw = 0;
 	bool reported = false;
-	for (uint32_t i = 0; i < ts_node_named_child_count(block) && !reported; i++) {
-		TSNode st = ts_node_named_child(block, i);
+	TSTreeCursor cur = ts_tree_cursor_new(block);
+	for (bool more = ts_tree_cursor_goto_first_child(&cur); more && !reported;
+	     more = ts_tree_cursor_goto_next_sibling(&cur)) {
+		TSNode st = ts_tree_cursor_current_node(&cur);
+		if (!ts_node_is_named(st))
+			continue;
 		if (cu_node_is(st, "for_statement") || cu_node_is(st, "while_statement") || cu_node_is(st, "do_statement") ||
 		    cu_node_is(st, "compound_statement")) {
 			nw = 0;
@@ -1191,6 +1256,7 @@ static void check_sequence(struct ck *c, TSNode block)
 			if (acc[a].store)
 				written[nw++] = acc[a];
 	}
+	ts_tree_cursor_delete(&cur);
 }
 
 /* ---- per function ---- */
@@ -1252,6 +1318,7 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, uint8_t *t
 		return;
 	}
 	c.fdef = ts_node_parent(body);
+	index_body(&c, body);
 	TSTreeCursor cur = ts_tree_cursor_new(body);
 	path_push(&c, body);
 	for (;;) {
@@ -1291,148 +1358,9 @@ static void check_function(const struct px_cuda_file *f, uint32_t fi, uint8_t *t
 	free(c.path);
 	for (int k = 0; k < 3; k++)
 		free(c.near[k]);
-}
-
-/* ---- launch sites ---- */
-
-/* The function whose lines hold (line, col), or -1 (file scope). */
-static int32_t func_of_line(const struct px_cuda_file *f, uint32_t line)
-{
-	for (uint32_t i = 0; i < f->nfuncs; i++)
-		if (f->funcs[i].has_body && f->funcs[i].line <= line && line <= f->funcs[i].end_line)
-			return (int32_t)i;
-	return -1;
-}
-
-/* The largest opt-in for kernel that can have run before launch l.
- * Policy: an opt-in in the same function counts only when it comes first
- * in the text (straight-line host code runs in text order; for branches
- * this is optimistic: an opt-in under an earlier `if` counts; for loops,
- * an opt-in later in the body does not excuse the launch, whose first
- * iteration fails); an opt-in in another function counts (call order is
- * not known). */
-static uint64_t optin_bytes(const struct px_cuda_file *f, const char *kernel, const struct px_cuda_launch *l,
-                            bool *any)
-{
-	uint64_t best = 0;
-	*any = false;
-	int32_t lf = func_of_line(f, l->line);
-	for (uint32_t i = 0; i < f->noptins; i++) {
-		const struct px_cuda_optin *o = &f->optins[i];
-		if (strcmp(o->kernel, kernel))
-			continue;
-		bool after = o->line > l->line || (o->line == l->line && o->column > l->column);
-		if (after && lf >= 0 && func_of_line(f, o->line) == lf)
-			continue;
-		*any = true;
-		uint64_t b = o->known ? o->bytes : UINT32_MAX;
-		if (b > best)
-			best = b;
-	}
-	return best;
-}
-
-static uint32_t regs_for(const struct px_cuda_regs *regs, size_t n, const char *kernel, const char *arch,
-                         bool *ptxas)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(regs[i].kernel, kernel) && !strcmp(regs[i].arch, arch)) {
-			*ptxas = regs[i].from_ptxas;
-			return regs[i].registers;
-		}
-	return 0;
-}
-
-static void check_launch(const struct px_cuda_file *f, const struct px_cuda_launch *l,
-                         const struct px_cuda_options *opt, const struct px_cuda_regs *regs, size_t nregs,
-                         struct px_cuda_results *res)
-{
-	const struct px_cuda_func *fn = l->func >= 0 ? &f->funcs[l->func] : NULL;
-	const char *kname = fn ? fn->name : l->kernel;
-	if (l->block.known) {
-		uint64_t t = (uint64_t)l->block.v[0] * l->block.v[1] * l->block.v[2];
-		if (t % 32)
-			finding(res, "block-size-not-multiple-of-32", l->line, l->column, kname, NULL,
-			        "block (%u,%u,%u) has %llu threads, not a multiple of 32: the last warp of every block "
-			        "runs %llu of 32 lanes", l->block.v[0], l->block.v[1], l->block.v[2],
-			        (unsigned long long)t, (unsigned long long)(t % 32));
-		if (t > 1024 || l->block.v[0] > 1024 || l->block.v[1] > 1024 || l->block.v[2] > 64) {
-			finding(res, "launch-infeasible", l->line, l->column, kname, NULL,
-			        "block (%u,%u,%u) exceeds the 1024 threads (x, y <= 1024, z <= 64) a block may have: "
-			        "the launch fails with an invalid configuration", l->block.v[0], l->block.v[1],
-			        l->block.v[2]);
-			return;
-		}
-		if (fn && fn->has_launch_bounds && fn->launch_bounds_known && fn->max_threads && t > fn->max_threads) {
-			finding(res, "launch-infeasible", l->line, l->column, kname, NULL,
-			        "block of %llu threads exceeds %s's __launch_bounds__(%u): the launch fails with too "
-			        "many resources requested", (unsigned long long)t, kname, fn->max_threads);
-			return;
-		}
-	}
-	bool any_optin = false;
-	uint64_t opt_b = optin_bytes(f, kname, l, &any_optin);
-	/* without the opt-in, static plus dynamic shared memory must fit in
-	 * 48 KiB (measured: cudaErrorInvalidValue, tests/check_launch_hw.py) */
-	uint64_t st = fn && fn->shared_static_known ? fn->shared_static_bytes : 0;
-	if (l->smem_known && l->smem > 48 * 1024 && opt_b < l->smem)
-		finding(res, "shared-memory-opt-in-missing", l->line, l->column, kname, NULL,
-		        "%llu bytes of dynamic shared memory exceed 48 KiB without cudaFuncSetAttribute(%s, "
-		        "cudaFuncAttributeMaxDynamicSharedMemorySize, %llu)%s: the launch fails",
-		        (unsigned long long)l->smem, kname, (unsigned long long)l->smem,
-		        any_optin ? " (the opt-in found asks for less)" : "");
-	else if (l->smem_known && l->smem && st + l->smem > 48 * 1024 && opt_b < l->smem)
-		finding(res, "shared-memory-opt-in-missing", l->line, l->column, kname, NULL,
-		        "%llu bytes of static plus %llu of dynamic shared memory exceed 48 KiB without "
-		        "cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %llu)%s: the launch fails",
-		        (unsigned long long)st, (unsigned long long)l->smem, kname, (unsigned long long)l->smem,
-		        any_optin ? " (the opt-in found asks for less)" : "");
-	if (!l->block.known || !opt || !opt->archset)
-		return;
-	static const char *const def_arch[] = {"sm_90"};
-	const char *const *archs = opt->narchs ? opt->archs : def_arch;
-	size_t narchs = opt->narchs ? opt->narchs : 1;
-	for (size_t ai = 0; ai < narchs; ai++) {
-		const struct px_arch *a = px_archset_find(opt->archset, archs[ai]);
-		if (!a)
-			continue;
-		struct px_occ_query q = {0};
-		q.threads = l->block.v[0] * l->block.v[1] * l->block.v[2];
-		q.carveout = -1;
-		q.barriers = 1;
-		bool from_ptxas = false;
-		uint32_t r = regs_for(regs, nregs, kname, a->name, &from_ptxas);
-		const char *rfrom = from_ptxas ? "ptxas" : "the PTX estimate";
-		if (!r && fn && fn->maxnreg) {
-			r = 0;   /* a cap, not a count: no claim on registers */
-		}
-		q.registers = r > a->max_registers_per_thread ? a->max_registers_per_thread : r;
-		q.shared = fn && fn->shared_static_known ? (uint32_t)fn->shared_static_bytes : 0;
-		q.dynamic_shared = l->smem_known && l->smem < (1u << 30) ? (uint32_t)l->smem : 0;
-		q.optin = any_optin && opt_b >= q.dynamic_shared;
-		if (px_occ_check(a, &q))
-			continue;
-		struct px_occ_result o;
-		px_occ_compute(a, &q, &o);
-		if (o.blocks_per_sm > 0)
-			continue;
-		if (o.fail == PX_OCC_FAIL_REGISTERS)
-			finding(res, "launch-infeasible", l->line, l->column, kname, a->name,
-			        "on %s, %u threads x %u registers (%s) need %u registers per block, over the %u a block "
-			        "may use: too many resources requested for launch", a->name, q.threads, q.registers,
-			        rfrom, o.registers_per_block, a->registers_per_block);
-		else if (o.fail == PX_OCC_FAIL_SHARED && (q.optin || (uint64_t)q.shared + q.dynamic_shared >
-		                                                     a->shared_per_block_optin))
-			/* what the opt-in would fix is shared-memory-opt-in-missing's */
-			finding(res, "launch-infeasible", l->line, l->column, kname, a->name,
-			        "on %s, %u bytes of shared memory per block (static %u + dynamic %u) exceed the %u a "
-			        "block may use, even with the opt-in", a->name, q.shared + q.dynamic_shared, q.shared,
-			        q.dynamic_shared, a->shared_per_block_optin);
-		else if (o.fail == PX_OCC_FAIL_THREADS)
-			finding(res, "launch-infeasible", l->line, l->column, kname, a->name,
-			        "on %s, %u threads per block exceed the %u allowed", a->name, q.threads,
-			        a->max_threads_per_block);
-	}
+	free(c.xacc);
+	free(c.xbar);
+	free(c.xret);
 }
 
 void px_cuda_check(const struct px_cuda_file *f, const struct px_cuda_options *opt,
@@ -1455,8 +1383,7 @@ void px_cuda_check(const struct px_cuda_file *f, const struct px_cuda_options *o
 			        "ptxas rejects it; allocate it as extern __shared__ with the opt-in",
 			        fn->name, (unsigned long long)fn->shared_static_bytes);
 	}
-	for (uint32_t i = 0; i < f->nlaunches; i++)
-		check_launch(f, &f->launches[i], opt, regs, nregs, res);
+	cu_check_launches(f, opt, regs, nregs, res);
 	px_cuda_results_sort(res, first);
 }
 

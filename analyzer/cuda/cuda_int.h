@@ -131,4 +131,9 @@ void px_cuda_add_finding(struct px_cuda_results *res, const char *rule, uint32_t
                          const char *kernel, const char *arch, const char *fmt, ...) PX_PRINTF(7, 8);
 void px_cuda_results_sort(struct px_cuda_results *res, size_t first);
 
+/* cuda_launch.c: appends the findings of f's launch sites to res
+ * (unsorted); regs: registers per kernel and target when known. */
+void cu_check_launches(const struct px_cuda_file *f, const struct px_cuda_options *opt,
+                       const struct px_cuda_regs *regs, size_t nregs, struct px_cuda_results *res);
+
 #endif
