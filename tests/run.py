@@ -41,6 +41,7 @@ UNIT_TIMEOUT = 900
 CHECKERS = [
     'tests/check_compat.py',
     'tests/check_docs.py',
+    'tests/check_env.py',
     'tests/check_gpu.py',
     'tests/check_launch_hw.py',
     'tests/check_limits.py',
