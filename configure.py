@@ -148,6 +148,7 @@ UNIT_TESTS = [
 
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.
 FUZZ = [
+    'fuzz/fuzz_annot.c',
     'fuzz/fuzz_arch.c',
     'fuzz/fuzz_batch.c',
     'fuzz/fuzz_config.c',

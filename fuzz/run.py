@@ -12,6 +12,7 @@ artifact is left in build/fuzz/artifacts/), 0 otherwise. .ci/run calls it
 with a few seconds per target when clang with libFuzzer is available."""
 import glob
 import os
+import re
 import subprocess
 import sys
 
@@ -44,6 +45,24 @@ BATCH_LINES = [
     b'  {"arch":"sm_86","threads":96}  \r',
 ]
 
+# annotation comments covering the grammar of analyzer/cuda/cuda_annot.c
+# (fuzz_annot's even shape: one comment per line, '*' block, '=' trailing)
+ANNOT_LINES = [
+    b' ptxray: launch block=(32,8) grid=(64,64) smem=4KiB',
+    b' ptxray: launch block=256',
+    b'* ptxray: launch block=(16,16,1) smem=48K ',
+    b' ptxray: hot',
+    b' ptxray: assume n % 32 == 0',
+    b' ptxray: assume blockDim.x == 256',
+    b' ptxray: assume gridDim.y >= 2',
+    b'= ptxray-ignore: shared-bank-conflict \xe2\x80\x94 the tile is read once',
+    b' ptxray-ignore: uncoalesced-global,divergent-barrier -- measured',
+    b' ptxray-ignore-file: legacy-warp-intrinsic: old code',
+    b' ptxray-ignore: all - generated',
+    b' ptxray-hot: typo',
+    b' ptxray: launch blok=3',
+]
+
 
 def seeds(target):
     """The seed inputs of a target, as (name, bytes)."""
@@ -51,6 +70,21 @@ def seeds(target):
         out = []
         for i, f in enumerate(files(*PTX)):
             out.append(('%d' % i, bytes([(i * 37) & 0x7f]) + read(f)))
+        return out
+    if target == 'fuzz_annot':
+        # whole .cu fixtures (odd first byte: the payload is the file) and
+        # their annotation comments, one set per file (even: comments
+        # between the lines of fuzz_annot.c's kernel)
+        out = [('line%d' % i, b'\x00' + l) for i, l in enumerate(ANNOT_LINES)]
+        out.append(('all', b'\x00' + b'\n'.join(ANNOT_LINES)))
+        for f in files('examples/**/*.cu', 'tests/**/*.cu', 'tests/**/*.cuh', 'tests/**/*.ptx'):
+            data = read(f)
+            name = os.path.relpath(f, ROOT).replace('/', '_')
+            if f.endswith(('.cu', '.cuh')):
+                out.append((name, b'\x01' + data))
+            notes = [m.group(1) for m in re.finditer(rb'//(\s*ptxray[-:][^\n]*)', data)]
+            if notes:
+                out.append((name + '.annot', b'\x00' + b'\n'.join(notes)))
         return out
     if target == 'fuzz_batch':
         out = [('line%d' % i, l + b'\n') for i, l in enumerate(BATCH_LINES)]
