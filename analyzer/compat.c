@@ -110,25 +110,84 @@ static int cmp_use(const void *x, const void *y)
 	return a->feature < b->feature ? -1 : a->feature > b->feature;
 }
 
-/* Marks f and every function it calls in reach[]. */
-static void reach_from(const struct px_module *m, uint32_t fi, bool *reach)
+/* What the walk keeps of each function once its body is dropped: its uses
+ * and the names it calls directly (views into the module's text). */
+struct fsum {
+	struct px_compat_use *uses;
+	uint32_t nuses;
+	px_str *calls;
+	uint32_t ncalls, capcalls;
+	int32_t *callee;              /* calls resolved to function indices (-1: none) */
+	bool walked;
+};
+
+struct parse_ctx {
+	const struct px_ftable *tab;
+	struct fsum *fs;
+	uint32_t nfs, capfs;
+};
+
+/* Fills s (in arena a) from f, which still has its body. */
+static void summarise(struct px_arena *a, const struct px_ftable *tab, struct px_module *m,
+                      const struct px_func *f, struct fsum *s)
 {
-	if (reach[fi])
-		return;
-	reach[fi] = true;
-	const struct px_func *f = &m->funcs[fi];
+	struct walker fw = {.arena = a, .tab = tab, .m = m};
+	walk_func(&fw, f);
+	s->uses = fw.uses;
+	s->nuses = fw.n;
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		if (in->op != PX_OP_CALL)
 			continue;
-		for (uint32_t k = 0; k < in->nopnds; k++) {
-			if (in->opnds[k].kind != PX_OPND_SYM)
-				continue;
-			int32_t c = px_module_find_func(m, in->opnds[k].sym);
-			if (c >= 0)
-				reach_from(m, (uint32_t)c, reach);
+		for (uint32_t k = 0; k < in->nopnds; k++)
+			if (in->opnds[k].kind == PX_OPND_SYM)
+				*PX_ARENA_PUSH(a, s->calls, s->ncalls, s->capcalls) = in->opnds[k].sym;
+	}
+	s->walked = true;
+}
+
+static struct fsum *fsum_at(struct parse_ctx *c, uint32_t i)
+{
+	while (c->nfs <= i) {
+		struct fsum *s = PX_VEC_PUSH(c->fs, c->nfs, c->capfs);
+		memset(s, 0, sizeof *s);
+	}
+	return &c->fs[i];
+}
+
+/* The parse hook: each body is summarised, then dropped, so that the
+ * module holds one body at a time (a module of 16 MB took 215 MB whole). */
+static void on_function(void *vctx, struct px_module *m, uint32_t fi)
+{
+	struct parse_ctx *c = vctx;
+	summarise(m->arena, c->tab, m, &m->funcs[fi], fsum_at(c, fi));
+	px_func_drop_body(&m->funcs[fi]);
+}
+
+/* Appends fi and every function it calls, directly or not, to *out (in
+ * no particular order), marking each with stamp in mark[]; iterative, so a
+ * long call chain cannot overflow the stack. */
+static void reach_from(const struct fsum *fs, uint32_t fi, uint32_t *mark, uint32_t stamp, uint32_t **out,
+                       uint32_t *n, uint32_t *cap)
+{
+	mark[fi] = stamp;
+	*PX_VEC_PUSH(*out, *n, *cap) = fi;
+	for (uint32_t next = 0; next < *n; next++) {
+		const struct fsum *s = &fs[(*out)[next]];
+		for (uint32_t k = 0; k < s->ncalls; k++) {
+			int32_t c = s->callee[k];
+			if (c >= 0 && mark[c] != stamp) {
+				mark[c] = stamp;
+				*PX_VEC_PUSH(*out, *n, *cap) = (uint32_t)c;
+			}
 		}
 	}
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return a < b ? -1 : a > b;
 }
 
 /* The least PTX version at which every use runs on t; 0 when some use
@@ -268,10 +327,14 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 	out->declared_target = -1;
 	out->min_target = -1;
 	size_t errors = diags->errors;
-	struct px_module *m = px_ptx_parse(path, text, len, diags);
+	struct parse_ctx pc = {.tab = tab};
+	struct px_parse_hook hook = {.function = on_function, .ctx = &pc, .body_arenas = true};
+	struct px_module *m = px_ptx_parse_hooked(path, text, len, diags, &hook);
 	out->module = m;
-	if (diags->errors > errors)
+	if (diags->errors > errors) {
+		free(pc.fs);
 		return false;
+	}
 	struct px_arena *a = m->arena;
 	out->arena = a;
 	out->declared = m->target;
@@ -291,26 +354,29 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 	}
 	struct px_compat_use *mod_uses = w.uses;
 	uint32_t nmod = w.n;
-	/* each function's uses */
-	struct px_compat_use **fu = px_arena_alloc(a, (m->nfuncs + 1) * sizeof *fu);
-	uint32_t *nfu = px_arena_alloc(a, (m->nfuncs + 1) * sizeof *nfu);
+	/* each function's uses (functions without a body: their directives) */
 	struct walker all = {.arena = a, .tab = tab, .m = m};
 	for (uint32_t i = 0; i < nmod; i++)
 		*PX_ARENA_PUSH(a, all.uses, all.n, all.cap) = mod_uses[i];
+	if (m->nfuncs)
+		fsum_at(&pc, m->nfuncs - 1);
+	struct fsum *fs = pc.fs;
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		struct walker fw = {.arena = a, .tab = tab, .m = m};
-		walk_func(&fw, &m->funcs[i]);
-		fu[i] = fw.uses;
-		nfu[i] = fw.n;
-		for (uint32_t k = 0; k < fw.n; k++)
-			*PX_ARENA_PUSH(a, all.uses, all.n, all.cap) = fw.uses[k];
+		if (!fs[i].walked)
+			summarise(a, tab, m, &m->funcs[i], &fs[i]);
+		fs[i].callee = px_arena_alloc(a, (fs[i].ncalls + 1) * sizeof *fs[i].callee);
+		for (uint32_t k = 0; k < fs[i].ncalls; k++)
+			fs[i].callee[k] = px_module_find_func(m, fs[i].calls[k]);
+		for (uint32_t k = 0; k < fs[i].nuses; k++)
+			*PX_ARENA_PUSH(a, all.uses, all.n, all.cap) = fs[i].uses[k];
 	}
 	if (all.n)
 		qsort(all.uses, all.n, sizeof *all.uses, cmp_use);
 	find_min(tab, all.uses, all.n, &out->min_target, &out->min_ptx);
 
-	/* kernels */
-	bool *reach = xcalloc(m->nfuncs + 1, sizeof *reach);
+	/* kernels: their uses, those of the functions they reach, the module's */
+	uint32_t *mark = xcalloc(m->nfuncs + 1, sizeof *mark);
+	uint32_t *reached = NULL, nreached = 0, capreached = 0;
 	uint32_t kcap = 0;
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
 		const struct px_func *f = &m->funcs[i];
@@ -320,14 +386,15 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 		memset(k, 0, sizeof *k);
 		k->name = f->name;
 		k->line = f->line;
-		memset(reach, 0, (m->nfuncs + 1) * sizeof *reach);
-		reach_from(m, i, reach);
+		nreached = 0;
+		reach_from(fs, i, mark, i + 1, &reached, &nreached, &capreached);
+		qsort(reached, nreached, sizeof *reached, cmp_u32);
 		struct walker kw = {.arena = a, .tab = tab, .m = m};
 		for (uint32_t u = 0; u < nmod; u++)
 			*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = mod_uses[u];
-		for (uint32_t c = 0; c < m->nfuncs; c++)
-			for (uint32_t u = 0; reach[c] && u < nfu[c]; u++)
-				*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = fu[c][u];
+		for (uint32_t r = 0; r < nreached; r++)
+			for (uint32_t u = 0; u < fs[reached[r]].nuses; u++)
+				*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = fs[reached[r]].uses[u];
 		if (kw.n)
 			qsort(kw.uses, kw.n, sizeof *kw.uses, cmp_use);
 		k->uses = kw.uses;
@@ -340,7 +407,9 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 				out->any_fails = true;
 		}
 	}
-	free(reach);
+	free(mark);
+	free(reached);
+	free(pc.fs);
 
 	/* the file's own .target and .version */
 	out->consistent = false;
