@@ -1007,30 +1007,53 @@ static void run(struct sim *s)
 }
 
 /* ---- entry ---- */
+/* Is f a kernel with a body that names selects (any kernel without names)? */
+static bool kernel_selected(const struct px_func *f, const char *const *names)
+{
+	if (!f->is_entry || !f->has_body)
+		return false;
+	if (!names || !names[0])
+		return true;
+	char *dem = px_demangle(f->name);
+	bool ok = false;
+	for (const char *const *k = names; *k && !ok; k++) {
+		ok = px_str_eqc(f->name, *k);
+		if (!ok && dem) {
+			const char *paren = strchr(dem, '(');
+			size_t n = strlen(*k);
+			ok = strcmp(dem, *k) == 0 || (paren && (size_t)(paren - dem) == n && memcmp(dem, *k, n) == 0);
+		}
+	}
+	free(dem);
+	return ok;
+}
+
 static int32_t find_kernel(const struct px_module *m, const char *const *names)
 {
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		const struct px_func *f = &m->funcs[i];
-		if (!f->is_entry || !f->has_body)
-			continue;
-		if (!names || !names[0])
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (kernel_selected(&m->funcs[i], names))
 			return (int32_t)i;
-		char *dem = px_demangle(f->name);
-		bool ok = false;
-		for (const char *const *k = names; *k && !ok; k++) {
-			ok = px_str_eqc(f->name, *k);
-			if (!ok && dem) {
-				const char *paren = strchr(dem, '(');
-				size_t n = strlen(*k);
-				ok = strcmp(dem, *k) == 0 ||
-				     (paren && (size_t)(paren - dem) == n && memcmp(dem, *k, n) == 0);
-			}
-		}
-		free(dem);
-		if (ok)
-			return (int32_t)i;
-	}
 	return -1;
+}
+
+/* The parse hook: only the body of the kernel to simulate is kept (the
+ * selected kernel of lowest index, as find_kernel picks it), so a large
+ * file holds one or two bodies at a time. */
+struct keep_ctx {
+	const char *const *names;
+	int32_t kept;                 /* index of the body kept; -1 none */
+};
+
+static void on_function(void *vctx, struct px_module *m, uint32_t fi)
+{
+	struct keep_ctx *c = vctx;
+	if (kernel_selected(&m->funcs[fi], c->names) && (c->kept < 0 || (int32_t)fi < c->kept)) {
+		if (c->kept >= 0)
+			px_func_drop_body(&m->funcs[c->kept]);
+		c->kept = (int32_t)fi;
+		return;
+	}
+	px_func_drop_body(&m->funcs[fi]);
 }
 
 static int cmp_viol(const void *a, const void *b)
@@ -1050,7 +1073,9 @@ bool px_simt_file(const char *path, char *text, size_t len, const struct px_simt
 {
 	memset(out, 0, sizeof *out);
 	size_t errors = diags->errors;
-	struct px_module *m = px_ptx_parse(path, text, len, diags);
+	struct keep_ctx kc = {opt->kernels, -1};
+	struct px_parse_hook hook = {.function = on_function, .ctx = &kc, .body_arenas = true};
+	struct px_module *m = px_ptx_parse_hooked(path, text, len, diags, &hook);
 	int32_t fi = diags->errors > errors ? -2 : find_kernel(m, opt->kernels);
 	if (fi == -1)
 		px_diag_add(diags, PX_ERROR, path, 1, 1, NULL, "no kernel named '%s' in this file",
