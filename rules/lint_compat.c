@@ -62,9 +62,16 @@ void px_lint_compat(const char *path, const char *text, size_t len, const struct
 		const struct px_compat_kernel *k = &cf.kernels[ki];
 		char kname[256];
 		snprintf(kname, sizeof kname, PX_STR_FMT, PX_STR_ARG(k->name));
-		for (size_t i = 0; i < rep->nkernels; i++)
+		/* the report's kernel of the same name: usually at the same index
+		 * (both in file order), else looked for (names are unique) */
+		const struct px_kernel_report *rk = NULL;
+		if (ki < rep->nkernels && rep->kernels[ki].func && px_str_eq(rep->kernels[ki].func->name, k->name))
+			rk = &rep->kernels[ki];
+		for (size_t i = 0; i < rep->nkernels && !rk; i++)
 			if (rep->kernels[i].func && px_str_eq(rep->kernels[i].func->name, k->name))
-				px_rule_kernel_name(&rep->kernels[i], kname, sizeof kname);
+				rk = &rep->kernels[i];
+		if (rk)
+			px_rule_kernel_name(rk, kname, sizeof kname);
 		for (uint32_t t = 0; t < nt; t++) {
 			const struct px_compat_verdict *v = &k->verdicts[t];
 			if (v->ok)
