@@ -13,10 +13,16 @@ build; the full sizes of the issue were measured by hand, see the man page):
     path:line:col; 1,000 nested braces: analysed;
   - a single 10 MB line (one kernel body of 500,000 instructions);
   - 100,000 tiny kernels in one file (per-kernel costs stay linear);
-  - 2,000 nested braces in a CUDA kernel (report and lint).
-Each run must exit 0 (or 2 with a located error where said), print valid
-JSON with the expected kernels, take less than TIME_LIMIT seconds and say
-nothing from a sanitizer. Prints `N passed, N failed`."""
+  - 2,000 and 100,000 nested braces in a CUDA kernel (report and lint);
+  - 8 MB of the examples' kernels, renamed copies (a proxy for the 1 GB
+    file of bench/limits.py): report's peak memory at most 3x the file
+    (skipped with ASan);
+and lint, compat and simt on the 100,000-line function, the 100,000
+kernels and the 8 MB file (lint's line lookups and compat's per-kernel
+walks were quadratic). Each run must exit 0 (or 1 for findings, 2 with a
+located error where said), print valid JSON with the expected kernels
+where it prints JSON, take less than TIME_LIMIT seconds and say nothing
+from a sanitizer. Prints `N passed, N failed`."""
 import json
 import os
 import re
@@ -63,6 +69,26 @@ def kernels(n):
     return HDR + ''.join('.visible .entry k%d()\n{\nret;\n}\n' % i for i in range(n))
 
 
+def examples(mb):
+    """About mb MB of the examples' kernels, each copy's .entry renamed."""
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'examples')
+    entries = []
+    for fn in sorted(os.listdir(root)):
+        if fn.endswith('.ptx'):
+            with open(os.path.join(root, fn)) as f:
+                text = f.read()
+            entries += [(m.group(1), m.group(0)) for m in
+                        re.finditer(r'^\.visible \.entry (\w+)\((?:.|\n)*?^\}\n', text, re.M)]
+    out, n, c = ['.version 9.0\n.target sm_90\n.address_size 64\n'], 0, 0
+    while n < mb * 1024 * 1024:
+        for name, text in entries:
+            out.append(text.replace('.entry %s(' % name, '.entry %s_c%d(' % (name, c), 1))
+            n += len(out[-1])
+        c += 1
+    out.append('.file 1 "gen.cu"\n.file 2 "gen.hpp"\n')
+    return ''.join(out), c * len(entries), entries[0][0] + '_c%d' % (c - 1)
+
+
 def cuda_braces(n):
     return ('__global__ void k(int *p)\n{\n' + '{' * n + 'p[threadIdx.x] = 1;' + '}' * n +
             '\n}\n')
@@ -80,6 +106,9 @@ def main():
             failed += 1
             print('FAIL', what)
 
+    with open(exe, 'rb') as f:
+        asan = b'__asan_init' in f.read()
+
     def run(what, args):
         t = time.monotonic()
         try:
@@ -96,8 +125,37 @@ def main():
             print('%-40s %.2f s, exit %d' % (what, dt, p.returncode))
         return p
 
-    def report(what, path, nkernels):
-        p = run(what, ['report', '--format', 'json', path])
+    def peak_mb(args):
+        """Peak RSS in MB of one run (output dropped) by /usr/bin/time, or None.
+        (Not wait4 on a child of this process: a fork starts with this
+        Python's memory, which holds the generated inputs.)"""
+        if not os.access('/usr/bin/time', os.X_OK):
+            return None
+        p = subprocess.run(['/usr/bin/time', '-f', 'PEAK %M', exe] + args, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors='replace')
+        m = re.search(r'PEAK (\d+)\s*$', p.stderr)
+        return int(m.group(1)) / 1024.0 if p.returncode == 0 and m else None
+
+    def others(what, path, kernel):
+        """lint, compat and simt on path: exit 0/1, lint's JSON parses."""
+        p = run('lint ' + what, ['lint', '--format', 'json', path])
+        if p is not None:
+            try:
+                ok = p.returncode in (0, 1) and json.loads(p.stdout)['schema'] == 'ptxray-lint/1'
+            except (ValueError, KeyError, TypeError):
+                ok = False
+            check(ok, 'lint %s: exit 0 or 1 with JSON, got %d (%s)' % (what, p.returncode, p.stderr[-300:]))
+        p = run('compat ' + what, ['compat', '--arch', 'sm_75,sm_90', path])
+        if p is not None:
+            check(p.returncode in (0, 1), 'compat %s: exit 0 or 1, got %d (%s)'
+                  % (what, p.returncode, p.stderr[-300:]))
+        p = run('simt ' + what, ['simt', '--kernel', kernel, '--block', '64', '--budget', '200000', path])
+        if p is not None:
+            check(p.returncode in (0, 1), 'simt %s: exit 0 or 1, got %d (%s)'
+                  % (what, p.returncode, p.stderr[-300:]))
+
+    def report(what, path, nkernels, extra=()):
+        p = run(what, ['report', '--format', 'json'] + list(extra) + [path])
         if p is None:
             return
         check(p.returncode == 0, '%s: exit 0, got %d (%s)' % (what, p.returncode, p.stderr[-300:]))
@@ -115,7 +173,9 @@ def main():
                 f.write(text)
             return path
 
-        report('100,000-line function', write('long.ptx', long_function(100000)), 1)
+        path = write('long.ptx', long_function(100000))
+        report('100,000-line function', path, 1)
+        others('100,000-line function', path, 'long_fn')
         report('loop nest 200 deep', write('nest.ptx', loop_nest(200)), 1)
         report('1,000 nested braces', write('braces1k.ptx', braces(1000)), 1)
         path = write('braces.ptx', braces(100000))
@@ -125,13 +185,25 @@ def main():
             check(re.search(r'braces\.ptx:\d+:\d+: error: scopes nested too deeply', p.stderr),
                   '100,000 nested braces: a located error (%s)' % p.stderr[:300])
         report('a single 10 MB line', write('line.ptx', one_line(10)), 1)
-        report('100,000 kernels', write('kernels.ptx', kernels(100000)), 100000)
-        cu = write('braces.cu', cuda_braces(2000))
-        report('CUDA: 2,000 nested braces', cu, 1)
-        p = run('lint CUDA: 2,000 nested braces', ['lint', cu])
-        if p is not None:
-            check(p.returncode in (0, 1), 'lint CUDA 2,000 nested braces: exit 0 or 1, got %d (%s)'
-                  % (p.returncode, p.stderr[-300:]))
+        path = write('kernels.ptx', kernels(100000))
+        report('100,000 kernels', path, 100000)
+        others('100,000 kernels', path, 'k99999')
+        text, nk, last = examples(8)
+        path = write('examples.ptx', text)
+        report('8 MB of the examples\' kernels', path, nk)
+        others('8 MB of the examples\' kernels', path, last)
+        mb = None if asan else peak_mb(['report', '--format', 'json', path])
+        if mb is not None:
+            size = os.path.getsize(path) / 1048576.0
+            check(mb <= 3 * size, 'report on %.0f MB of PTX: peak RSS %.0f MB, at most 3x the file'
+                  % (size, mb))
+        for n in (2000, 100000):
+            cu = write('braces%d.cu' % n, cuda_braces(n))
+            report('CUDA: %d nested braces' % n, cu, 1, ['--no-compile'])
+            p = run('lint CUDA: %d nested braces' % n, ['lint', '--no-compile', cu])
+            if p is not None:
+                check(p.returncode in (0, 1), 'lint CUDA %d nested braces: exit 0 or 1, got %d (%s)'
+                      % (n, p.returncode, p.stderr[-300:]))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 
