@@ -23,6 +23,8 @@ BENCHMARKS = [
     'bench/regs.py',
     'bench/occupancy.py',
     'bench/simt.py',
+    'bench/lint_repo.py',
+    'bench/limits.py',
 ]
 
 
