@@ -390,11 +390,18 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 		reach_from(fs, i, mark, i + 1, &reached, &nreached, &capreached);
 		qsort(reached, nreached, sizeof *reached, cmp_u32);
 		struct walker kw = {.arena = a, .tab = tab, .m = m};
-		for (uint32_t u = 0; u < nmod; u++)
-			*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = mod_uses[u];
-		for (uint32_t r = 0; r < nreached; r++)
-			for (uint32_t u = 0; u < fs[reached[r]].nuses; u++)
-				*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = fs[reached[r]].uses[u];
+		if (nreached == 1 && !nmod) {
+			/* calls nothing: its own uses, sorted in place (entries are
+			 * never called, so no other kernel reads them), not a copy */
+			kw.uses = fs[i].uses;
+			kw.n = fs[i].nuses;
+		} else {
+			for (uint32_t u = 0; u < nmod; u++)
+				*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = mod_uses[u];
+			for (uint32_t r = 0; r < nreached; r++)
+				for (uint32_t u = 0; u < fs[reached[r]].nuses; u++)
+					*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = fs[reached[r]].uses[u];
+		}
 		if (kw.n)
 			qsort(kw.uses, kw.n, sizeof *kw.uses, cmp_use);
 		k->uses = kw.uses;
