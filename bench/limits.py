@@ -16,7 +16,7 @@ small sizes of the same shapes on every test run.
      large shapes (a million tiny kernels,
      a 1,000,000-line function, a single 10 MB line, a CUDA kernel with
      100,000 nested braces);
-  3. prints, per run: exit status, wall time, MB/s, peak RSS (wait4) and
+  3. prints, per run: exit status, wall time, MB/s, peak RSS (/usr/bin/time) and
      peak RSS against the input's size. The PTX reader's goal (issue 9, on
      the CCCL corpus) is a peak of at most 2x the file.
 The generated files are deleted afterwards unless --keep. Needs about
@@ -73,17 +73,19 @@ def write_big(path, mb):
 
 
 def run(exe, args, label, size):
-    """Runs exe args with output to /dev/null; prints and returns a row."""
+    """Runs exe args with output to /dev/null; prints and returns a row.
+    Peak RSS from /usr/bin/time (wait4 on a child of this process would
+    count the memory this Python held when it forked)."""
     t = time.monotonic()
     with open(os.devnull, 'wb') as null:
-        p = subprocess.Popen([exe] + args, stdin=subprocess.DEVNULL, stdout=null,
-                             stderr=subprocess.PIPE)
-        err = p.stderr.read()
-        _, status, ru = os.wait4(p.pid, 0)
+        p = subprocess.run(['/usr/bin/time', '-f', 'PEAK %M', exe] + args, stdin=subprocess.DEVNULL,
+                           stdout=null, stderr=subprocess.PIPE)
     dt = time.monotonic() - t
-    rc = os.waitstatus_to_exitcode(status)
-    rss = ru.ru_maxrss / 1024.0  # MB (Linux reports KiB)
-    msg = err.decode(errors='replace').strip().splitlines()
+    rc = p.returncode
+    err = p.stderr.decode(errors='replace')
+    m = re.search(r'PEAK (\d+)\s*$', err)
+    rss = int(m.group(1)) / 1024.0 if m else float('nan')  # MB (KiB from time)
+    msg = err.strip().splitlines()
     first = msg[0][:100] if msg and rc not in (0, 1) else ''
     print('%-44s exit %3d  %7.2f s  %7.1f MB/s  peak %7.0f MB = %5.2fx the input%s'
           % (label, rc, dt, size / 1e6 / dt if dt else 0, rss, rss * 1024 * 1024 / size,
