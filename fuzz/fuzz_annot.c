@@ -111,10 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct px_suppressions s = {0};
 	px_suppressions_scan(&s, text, len);
 	struct px_lint_result mine = {0}, res = {0};
-	px_lint_check_suppressions(&s, &eff, "fuzz.ptx", text, len, &mine);
+	px_lint_check_suppressions(&s, &eff, "fuzz.ptx", &mine);
 	for (uint32_t line = 0; line < 16; line++)
 		px_suppressions_match(&s, line & 1 ? "shared-bank-conflict" : "all", line);
-	px_lint_apply_suppressions(&mine, &s, &res);
+	px_lint_apply_suppressions(&mine, &s, text, len, &res);
 	px_lint_result_free(&mine);
 	px_lint_result_free(&res);
 	px_suppressions_free(&s);
