@@ -497,6 +497,9 @@ bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diag
  * body). px_pipeline_run_func == PRE, LOCAL, POST. */
 bool px_pipeline_run_stage(struct px_module *m, struct px_func *f, struct px_diags *diags,
                            bool verify, enum px_stage stage);
+/* Only the passes in want (enum px_pass bits) and those they need. */
+bool px_pipeline_run_passes(struct px_module *m, struct px_func *f, unsigned want,
+                            struct px_diags *diags, bool verify);
 
 /* The pass table, in pipeline order (names as in --dump=NAME). */
 struct px_buf;

@@ -176,24 +176,40 @@ bool px_pipeline_run_stage(struct px_module *m, struct px_func *f, struct px_dia
 }
 
 /* Requires: f has a parsed body in m (as above).
- * Fills: every analysis section of f. Returns false when the verifier found
- * a broken invariant (reported in diags). */
-bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diags *diags,
-                          bool verify)
+ * Fills: the analysis sections of the passes in `want` (enum px_pass bits)
+ * and of the passes they need, run in the table's order. Returns false when
+ * the verifier found a broken invariant (reported in diags). */
+bool px_pipeline_run_passes(struct px_module *m, struct px_func *f, unsigned want,
+                            struct px_diags *diags, bool verify)
 {
 #ifdef PX_DEBUG
 	verify = true;  /* debug builds always check the IR between passes */
 #endif
+	/* the closure of want under needs (the table lists a pass after its needs) */
+	for (size_t k = PX_COUNTOF(passes); k-- > 0;)
+		if (want & passes[k].bit)
+			want |= passes[k].needs;
 	unsigned done = 0;
 	if (verify && !px_ir_verify(m, f, done, diags))
 		return false;  /* the passes assume the parser's invariants */
 	for (size_t k = 0; k < PX_COUNTOF(passes); k++) {
+		if (!(want & passes[k].bit))
+			continue;
 		passes[k].run(m, f, diags);
 		done |= passes[k].bit;
 		if (verify && !px_ir_verify(m, f, done, diags))
 			return false;
 	}
 	return true;
+}
+
+/* Requires: f has a parsed body in m (as above).
+ * Fills: every analysis section of f (px_pipeline_run_passes with all).
+ * Returns false when the verifier found a broken invariant. */
+bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diags *diags,
+                          bool verify)
+{
+	return px_pipeline_run_passes(m, f, ~0u, diags, verify);
 }
 
 /* Requires: a parsed module (possibly with parse errors: functions are

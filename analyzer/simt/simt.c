@@ -1107,7 +1107,12 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	memcpy(launch.grid, opt->grid, sizeof launch.grid);
 	m->launch = &launch;
 	struct px_func *f = &m->funcs[fi];
-	bool ok = px_pipeline_run_func(m, f, diags, false);
+	/* what the simulator reads: register defs/uses, blocks, immediate
+	 * post-dominators, loops, the variables the code names; not the static
+	 * analyses (affine values, uniformity, accesses), which it replaces by
+	 * running the code */
+	bool ok = px_pipeline_run_passes(m, f, PX_PASS_OPERANDS | PX_PASS_CFG | PX_PASS_POSTDOM |
+	                                 PX_PASS_LOOPS | PX_PASS_MENTIONS, diags, false);
 	m->launch = NULL;
 	if (!ok || diags->errors > errors)
 		return false;

@@ -182,6 +182,45 @@ Test(passes, nested_loops)
 	irb_free(&b);
 }
 
+/* px_pipeline_run_passes: the passes asked for and what they need, no more. */
+Test(passes, run_passes_runs_the_closure_only)
+{
+	struct irb b = irb_build(
+		".entry k\n"
+		".reg .pred %p\n"
+		".reg .u32 %i, %s\n"
+		"mov.u32 %i, 0\n"
+		"mov.u32 %s, 0\n"
+		"L: add.u32 %s, %s, %i\n"
+		"add.u32 %i, %i, 1\n"
+		"setp.lt.u32 %p, %i, 8\n"
+		"@%p bra L\n"
+		"st.global.u32 [%i], %s\n"
+		"ret\n");
+	struct px_diags d = {0};
+	struct px_func *f = &b.m->funcs[0];
+	cr_assert(px_pipeline_run_passes(b.m, f, PX_PASS_LOOPS, &d, true));
+	cr_assert_eq(d.n, 0);
+	/* loops needs cfg and dom: all three ran */
+	cr_assert_eq(f->nblocks, 3);
+	cr_assert_eq(f->nloops, 1);
+	cr_assert_eq(f->loops[0].header, 1);
+	cr_assert_eq(f->blocks[1].idom, 0);
+	/* liveness and the affine analysis did not */
+	cr_assert_eq(f->max_live, 0);
+	cr_assert_null(f->an);
+	irb_free(&b);
+	/* everything: the same as px_pipeline_run_func */
+	b = irb_build(".entry k\n.reg .u32 %r<2>\nmov.u32 %r0, 1\nadd.u32 %r1, %r0, 2\nst.global.u32 [%r1], %r0\nret\n");
+	f = &b.m->funcs[0];
+	cr_assert(px_pipeline_run_passes(b.m, f, ~0u, &d, true));
+	cr_assert_eq(d.n, 0);
+	cr_assert_eq(f->max_live, 2);
+	cr_assert_not_null(f->an);
+	irb_free(&b);
+	px_diags_free(&d);
+}
+
 Test(passes, loop_with_break)
 {
 	struct irb b = run(
