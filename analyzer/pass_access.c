@@ -122,33 +122,41 @@ static void sectors(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t *s
 	*ideal = (du * bytes + SECTOR - 1) / SECTOR;
 }
 
-/* Shared-memory wavefronts and ideal wavefronts for the active lanes. */
+/* Shared-memory wavefronts and ideal wavefronts for the active lanes: per
+ * phase, the most distinct words that fall in one bank (a word named by
+ * several lanes is read once). The distinct words of each bank are kept in
+ * a short list per bank (as long as that bank's conflict), so no sort. */
 static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t *wf, uint32_t *ideal)
 {
 	uint32_t lanes_per_phase = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
+	uint32_t nwords = bytes <= 4 ? 1 : bytes / 4;
 	*wf = *ideal = 0;
 	for (uint32_t p0 = 0; p0 < 32; p0 += lanes_per_phase) {
-		int64_t words[64];
-		uint32_t nw = 0;
+		int64_t words[64];          /* distinct words, chained per bank */
+		int8_t next[64], head[32];
+		uint32_t per_bank[32] = {0}, worst = 0, nw = 0, seen = 0;
+		memset(head, -1, sizeof head);
 		for (uint32_t l = p0; l < p0 + lanes_per_phase; l++) {
 			if (!(mask >> l & 1))
 				continue;
-			uint32_t nwords = bytes <= 4 ? 1 : bytes / 4;
 			int64_t w0 = a[l] >= 0 ? a[l] / 4 : (a[l] - 3) / 4;
-			for (uint32_t k = 0; k < nwords && nw < 64; k++)
-				words[nw++] = w0 + k;
+			for (uint32_t k = 0; k < nwords && seen < 64; k++, seen++) {
+				int64_t x = w0 + k;
+				uint32_t b = (uint32_t)(((x % 32) + 32) % 32);
+				int8_t i = head[b];
+				while (i >= 0 && words[i] != x)
+					i = next[i];
+				if (i >= 0)
+					continue;
+				words[nw] = x;
+				next[nw] = head[b];
+				head[b] = (int8_t)nw++;
+				if (++per_bank[b] > worst)
+					worst = per_bank[b];
+			}
 		}
-		if (!nw)
+		if (!seen)
 			continue;
-		sort_i64(words, nw);
-		uint32_t per_bank[32] = {0}, worst = 0;
-		for (uint32_t i = 0; i < nw; i++) {
-			if (i && words[i] == words[i - 1])
-				continue;
-			uint32_t b = (uint32_t)(((words[i] % 32) + 32) % 32);
-			if (++per_bank[b] > worst)
-				worst = per_bank[b];
-		}
 		*wf += worst;
 		*ideal += 1;
 	}
