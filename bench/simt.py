@@ -3,9 +3,11 @@
 
 Usage: python3 bench/simt.py BUILD_DIR
 
-Runs BUILD_DIR/simt_bench (bench/simt_bench.c) on its default workload: one
-256-thread block of fp32_tput from tests/fixtures/simt/simt_bench.sm_90.ptx,
-a 1,000-iteration loop; it prints warp-instructions per second against the
+Runs BUILD_DIR/simt_bench (bench/simt_bench.c) on its default workloads:
+one 256-thread block of tests/fixtures/simt/simt_bench.sm_90.ptx running a
+1,000-iteration loop, for fp32_tput (arithmetic), barrier_loop (bar.sync),
+global_stream (global loads) and gemm_loop (shared-memory tiles); for each
+it prints warp-instructions per second by wall and by CPU time against the
 20 M goal and the time against the 1 s goal. Standard library only.
 """
 
