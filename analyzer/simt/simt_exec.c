@@ -325,16 +325,104 @@ static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px
 	}
 }
 
+/* f32 fma over all 32 lanes with the processor's fused multiply-add where
+ * it has one (x86-64 builds are not compiled for it: fmaf would be a libm
+ * call per lane); fmaf's result either way (both round once). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(PX_FUZZ)
+#define PX_SIMT_HW_FMA 1
+__attribute__((target("avx2,fma"))) static void fma32_lanes_hw(uint64_t *restrict r, const uint64_t *restrict a,
+                                                               const uint64_t *restrict b, const uint64_t *restrict c)
+{
+	for (uint32_t l = 0; l < 32; l++)
+		r[l] = f32_bits(__builtin_fmaf(bits_f32(a[l]), bits_f32(b[l]), bits_f32(c[l])));
+}
+static bool have_hw_fma(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+}
+#else
+#define PX_SIMT_HW_FMA 0
+#endif
+
+static bool is_fop(enum px_opcode op)
+{
+	switch (op) {
+	case PX_OP_SIN: case PX_OP_COS: case PX_OP_EX2: case PX_OP_LG2: case PX_OP_RCP: case PX_OP_SQRT:
+	case PX_OP_RSQRT: case PX_OP_TANH: case PX_OP_COPYSIGN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* How sim_exec runs in (enum sim_ek). */
+static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
+{
+	if (fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC))
+		return EK_MEM;
+	if (fl & PX_OPF_WARP || in->op == PX_OP_ACTIVEMASK)
+		return EK_WARP;
+	switch (in->op) {
+	case PX_OP_MOV: case PX_OP_CVTA: case PX_OP_SETP: case PX_OP_SET: case PX_OP_SELP: case PX_OP_SLCT:
+	case PX_OP_CVT: case PX_OP_LOP3: case PX_OP_PRMT: case PX_OP_BFI: case PX_OP_SHF:
+		return EK_OTHER;
+	case PX_OP_BAR: case PX_OP_BARRIER: case PX_OP_MEMBAR: case PX_OP_FENCE: case PX_OP_BRA:
+	case PX_OP_RET: case PX_OP_EXIT: case PX_OP_PREFETCH: case PX_OP_PREFETCHU: case PX_OP_NANOSLEEP:
+	case PX_OP_PMEVENT: case PX_OP_GRIDDEPCONTROL: case PX_OP_TRAP: case PX_OP_BRKPT:
+		return EK_NOP;
+	default:
+		break;
+	}
+	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
+	char k = px_type_kind(t);
+	unsigned bits = px_type_bits(t);
+	bool fl_op = k == 'f' || is_fop(in->op);
+	bool known_op = is_fop(in->op);
+	switch (in->op) {
+	case PX_OP_ADD: case PX_OP_SUB: case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24:
+	case PX_OP_DIV: case PX_OP_REM: case PX_OP_MIN: case PX_OP_MAX: case PX_OP_ABS: case PX_OP_NEG:
+	case PX_OP_AND: case PX_OP_OR: case PX_OP_XOR: case PX_OP_NOT: case PX_OP_CNOT: case PX_OP_SHL:
+	case PX_OP_SHR: case PX_OP_POPC: case PX_OP_CLZ: case PX_OP_BREV: case PX_OP_BFIND: case PX_OP_BFE:
+	case PX_OP_SAD: case PX_OP_FMA:
+		known_op = true;
+		break;
+	default:
+		break;
+	}
+	if (!known_op || t == PX_TYPE_PRED) {
+		/* predicate logic is simulated; anything else unknown is not */
+		if (!(t == PX_TYPE_PRED && (in->op == PX_OP_AND || in->op == PX_OP_OR || in->op == PX_OP_XOR ||
+		                            in->op == PX_OP_NOT || in->op == PX_OP_MOV)))
+			return EK_UNSIM;
+	}
+	if (fl_op && bits == 32 && !(in->mods & (PX_MOD_FTZ | PX_MOD_SAT)) &&
+	    (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_FMA ||
+	     in->op == PX_OP_MAD))
+		return EK_F32;
+	if (!fl_op && t != PX_TYPE_PRED && (k == 's' || k == 'u' || k == 'b') &&
+	    (bits == 16 || bits == 32 || bits == 64) && !(in->mods & (PX_MOD_SAT | PX_MOD_HI | PX_MOD_WIDE)) &&
+	    (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_MAD ||
+	     in->op == PX_OP_AND || in->op == PX_OP_OR || in->op == PX_OP_XOR))
+		return EK_INT;
+	return EK_ARITH;
+}
+
 /* Requires: s->f with fill_cfg; s->slot_base. Fills s->ins. */
 void sim_decode(struct sim *s)
 {
 	const struct px_func *f = s->f;
 	s->nins = f->ninsns;
+#if PX_SIMT_HW_FMA
+	s->hw_fma = have_hw_fma();
+#endif
 	s->ins = xcalloc(f->ninsns + 1, sizeof *s->ins);
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		struct sim_insn *si = &s->ins[i];
 		si->in = in;
+		si->flags = px_opcode_flags(in->op);
+		si->ek = exec_kind(in, si->flags);
 		si->pipe = si->lat_pipe = (uint8_t)pipe_of(in);
 		/* sm_90 (ptxas 13.0): 32-bit integer add/sub become VIADD or
 		 * IMAD.IADD, which issue to the FMA pipe beside LOP3/ISETP/SHF on
@@ -420,39 +508,9 @@ static inline uint64_t rd(const struct sim *s, const struct sim_warp *w, const s
 
 static const uint64_t zero_lanes[32];
 
-/* f32 fma over a warp's lanes with the processor's fused multiply-add where
- * it has one (x86-64 builds are not compiled for it: fmaf would be a libm
- * call per lane); fmaf's result either way (both round once). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(PX_FUZZ)
-#define PX_SIMT_HW_FMA 1
-__attribute__((target("fma"))) static void fma32_lanes_hw(uint64_t *dv, const uint64_t *a,
-                                                          const uint64_t *b, const uint64_t *c,
-                                                          uint32_t mask)
-{
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		float x, y, z, r;
-		uint32_t ua = (uint32_t)a[l], ub = (uint32_t)b[l], uc = (uint32_t)c[l], ur;
-		memcpy(&x, &ua, 4);
-		memcpy(&y, &ub, 4);
-		memcpy(&z, &uc, 4);
-		r = __builtin_fmaf(x, y, z);
-		memcpy(&ur, &r, 4);
-		if (dv)
-			dv[l] = ur;
-	}
-}
-static bool have_hw_fma(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("fma");
-}
-#else
-#define PX_SIMT_HW_FMA 0
-#endif
-
-/* Operand o's values for the lanes in mask: a register's own row (read in
- * place), else filled into buf; its unknown lanes are or-ed into *unk. */
+/* Operand o's values for all 32 lanes (lanes outside mask hold values too,
+ * never used): a register's own row (read in place), else filled into buf;
+ * its unknown lanes within mask are or-ed into *unk. */
 static inline const uint64_t *gather(const struct sim *s, const struct sim_warp *w,
                                      const struct sim_opnd *o, uint32_t mask, uint64_t *buf,
                                      uint32_t *unk)
@@ -463,26 +521,41 @@ static inline const uint64_t *gather(const struct sim *s, const struct sim_warp 
 		const uint64_t *v = &w->val[(size_t)o->slot * 32];
 		if (!o->neg)
 			return v;
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
+		for (uint32_t l = 0; l < 32; l++)
 			buf[l] = !v[l];
-		}
 		return buf;
 	}
 	case PX_OPND_SREG:
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
+		for (uint32_t l = 0; l < 32; l++)
 			buf[l] = sreg_val(s, w, o, l);
-		}
 		return buf;
 	case PX_OPND_IMM: case PX_OPND_FIMM: case PX_OPND_SYM:
-		for (uint32_t m = mask; m; m &= m - 1)
-			buf[__builtin_ctz(m)] = o->imm;
+		for (uint32_t l = 0; l < 32; l++)
+			buf[l] = o->imm;
 		return buf;
 	default:
 		*unk |= mask;
 		return zero_lanes;
 	}
+}
+
+/* Writes the results r of the lanes in mask to slot dst (none when
+ * UINT32_MAX), with unknown lanes unk (within mask). */
+static inline void commit(struct sim_warp *w, uint32_t dst, const uint64_t *r, uint32_t mask,
+                          uint32_t unk)
+{
+	if (dst == UINT32_MAX)
+		return;
+	uint64_t *dv = &w->val[(size_t)dst * 32];
+	if (mask == 0xffffffffu) {
+		memcpy(dv, r, 32 * sizeof *dv);
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			dv[l] = r[l];
+		}
+	}
+	w->unk[dst] = (w->unk[dst] & ~mask) | unk;
 }
 
 static inline void wr(struct sim_warp *w, uint32_t slot, uint32_t lane, uint64_t v, bool unk)
@@ -1351,27 +1424,155 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 }
 
 /* ---- one warp-instruction (everything but control flow and barriers) ---- */
+/* The sources of an arithmetic instruction, all lanes (see gather); their
+ * unknown lanes within mask, each (unk_src, when given) and together. */
+static uint32_t sources(const struct sim *s, const struct sim_warp *w, const struct sim_insn *si,
+                        uint32_t mask, uint64_t buf[3][32], const uint64_t *src[3], uint32_t *unk_src)
+{
+	uint32_t nsrc = si->nop > 1 ? si->nop - 1u : 0, unk = 0;
+	for (uint32_t k = 0; k < 3; k++) {
+		uint32_t u = 0;
+		src[k] = k < nsrc ? gather(s, w, &si->op[1 + k], mask, buf[k], &u) : zero_lanes;
+		if (unk_src)
+			unk_src[k] = u;
+		unk |= u;
+	}
+	return unk;
+}
+
+/* EK_F32: every lane computed (lanes outside mask are dropped by commit),
+ * each operation's loop free of branches so that it vectorises. */
+static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
+{
+	uint64_t buf[3][32], r[32];
+	const uint64_t *src[3];
+	uint32_t unk = sources(s, w, si, mask, buf, src, NULL);
+	const uint64_t *a = src[0], *b = src[1], *c = src[2];
+	switch (si->in->op) {
+	case PX_OP_ADD:
+		for (uint32_t l = 0; l < 32; l++)
+			r[l] = f32_bits(bits_f32(a[l]) + bits_f32(b[l]));
+		break;
+	case PX_OP_SUB:
+		for (uint32_t l = 0; l < 32; l++)
+			r[l] = f32_bits(bits_f32(a[l]) - bits_f32(b[l]));
+		break;
+	case PX_OP_MUL:
+		for (uint32_t l = 0; l < 32; l++)
+			r[l] = f32_bits(bits_f32(a[l]) * bits_f32(b[l]));
+		break;
+	default:   /* fma, mad */
+#if PX_SIMT_HW_FMA
+		if (s->hw_fma) {
+			fma32_lanes_hw(r, a, b, c);
+			break;
+		}
+#endif
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			r[l] = f32_bits(fmaf(bits_f32(a[l]), bits_f32(b[l]), bits_f32(c[l])));
+		}
+		break;
+	}
+	commit(w, si->op[0].slot, r, mask, unk & mask);
+}
+
+/* EK_INT: iop's results modulo 2^bits, every lane, no sign handling needed. */
+static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
+{
+	uint64_t buf[3][32], r[32];
+	const uint64_t *src[3];
+	uint32_t unk_src[3];
+	uint32_t unk = sources(s, w, si, mask, buf, src, unk_src) & mask;
+	const uint64_t *a = src[0], *b = src[1], *c = src[2];
+	unsigned bits = px_type_bits(si->in->types[0]);
+	uint64_t tm = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+	switch (si->in->op) {
+	case PX_OP_ADD: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] + b[l]) & tm; break;
+	case PX_OP_SUB: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] - b[l]) & tm; break;
+	case PX_OP_MUL: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] * b[l]) & tm; break;
+	case PX_OP_MAD: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] * b[l] + c[l]) & tm; break;
+	case PX_OP_AND: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] & b[l]) & tm; break;
+	case PX_OP_OR: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] | b[l]) & tm; break;
+	default: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] ^ b[l]) & tm; break;
+	}
+	if ((si->in->op == PX_OP_AND || si->in->op == PX_OP_MUL) && unk) {
+		/* x & 0 and x * 0 are 0 whatever x is: a lane with one known
+		 * zero source has a known result (r holds 0 there already) */
+		for (uint32_t m = unk; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			if ((!(unk_src[0] >> l & 1) && (a[l] & tm) == 0) || (!(unk_src[1] >> l & 1) && (b[l] & tm) == 0))
+				unk &= ~(1u << l);
+		}
+	}
+	commit(w, si->op[0].slot, r, mask, unk);
+}
+
+/* EK_ARITH: fop/iop (or predicate logic) lane by lane. */
+static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
+{
+	const struct px_insn *in = si->in;
+	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
+	unsigned bits = px_type_bits(t);
+	bool fl_op = px_type_kind(t) == 'f' || is_fop(in->op);
+	uint64_t buf[3][32], r[32];
+	const uint64_t *src[3];
+	uint32_t unk_in = sources(s, w, si, mask, buf, src, NULL), unk_out = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		bool unk = unk_in >> l & 1;
+		uint64_t a = src[0][l], b = src[1][l], c = src[2][l];
+		if (t == PX_TYPE_PRED)
+			r[l] = (in->op == PX_OP_AND ? a & b : in->op == PX_OP_OR ? a | b
+			        : in->op == PX_OP_XOR ? a ^ b : !(a & 1)) & 1;
+		else if (fl_op)
+			r[l] = fop(si, bits, a, b, c, &unk);
+		else
+			r[l] = iop(si, t, a, b, c, &unk);
+		if (unk)
+			unk_out |= 1u << l;
+	}
+	commit(w, si->op[0].slot, r, mask, unk_out);
+}
+
 uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                   double *occ)
 {
 	const struct sim_insn *si = &s->ins[pc];
 	const struct px_insn *in = si->in;
-	unsigned fl = px_opcode_flags(in->op);
 	*lat = s->lat[si->lat_pipe];
 	*occ = s->occ[si->pipe];
 	if (!mask)
 		return 0;
-	if (fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)) {
+	switch (si->ek) {
+	case EK_MEM:
 		exec_mem(s, w, pc, mask, lat, occ);
 		return 0;
-	}
-	if (fl & PX_OPF_WARP || in->op == PX_OP_ACTIVEMASK) {
+	case EK_WARP:
 		exec_warp(s, w, pc, mask);
 		return 0;
+	case EK_NOP:
+		return 0;
+	case EK_UNSIM:
+		for (uint32_t d = 0; d < si->ndefs; d++)
+			w->unk[si->defs[d]] |= mask;
+		sim_note(s, pc, "'%.*s%.*s' is not simulated: its results are unknown", (int)in->opname.n,
+		         in->opname.p, (int)in->modtext.n, in->modtext.p);
+		return 0;
+	case EK_F32:
+		exec_f32(s, w, si, mask);
+		return 0;
+	case EK_INT:
+		exec_int(s, w, si, mask);
+		return 0;
+	case EK_ARITH:
+		exec_arith(s, w, si, mask);
+		return 0;
+	default:
+		break;
 	}
 	const struct sim_opnd *o = si->op;
 	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
-	char k = px_type_kind(t);
 	unsigned bits = px_type_bits(t);
 	switch (in->op) {
 	case PX_OP_MOV: case PX_OP_CVTA:
@@ -1526,134 +1727,8 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			wr(w, o[0].slot, l, r & 0xffffffff, unk);
 		}
 		return 0;
-	case PX_OP_BAR: case PX_OP_BARRIER: case PX_OP_MEMBAR: case PX_OP_FENCE: case PX_OP_BRA:
-	case PX_OP_RET: case PX_OP_EXIT: case PX_OP_PREFETCH: case PX_OP_PREFETCHU: case PX_OP_NANOSLEEP:
-	case PX_OP_PMEVENT: case PX_OP_GRIDDEPCONTROL: case PX_OP_TRAP: case PX_OP_BRKPT:
-		return 0;
 	default:
 		break;
 	}
-	bool is_float = k == 'f';
-	bool fl_op = is_float || in->op == PX_OP_SIN || in->op == PX_OP_COS || in->op == PX_OP_EX2 ||
-	             in->op == PX_OP_LG2 || in->op == PX_OP_RCP || in->op == PX_OP_SQRT ||
-	             in->op == PX_OP_RSQRT || in->op == PX_OP_TANH || in->op == PX_OP_COPYSIGN;
-	bool known_op = true;
-	switch (in->op) {
-	case PX_OP_ADD: case PX_OP_SUB: case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24:
-	case PX_OP_DIV: case PX_OP_REM: case PX_OP_MIN: case PX_OP_MAX: case PX_OP_ABS: case PX_OP_NEG:
-	case PX_OP_AND: case PX_OP_OR: case PX_OP_XOR: case PX_OP_NOT: case PX_OP_CNOT: case PX_OP_SHL:
-	case PX_OP_SHR: case PX_OP_POPC: case PX_OP_CLZ: case PX_OP_BREV: case PX_OP_BFIND: case PX_OP_BFE:
-	case PX_OP_SAD: case PX_OP_FMA: case PX_OP_SIN: case PX_OP_COS: case PX_OP_EX2: case PX_OP_LG2:
-	case PX_OP_RCP: case PX_OP_SQRT: case PX_OP_RSQRT: case PX_OP_TANH: case PX_OP_COPYSIGN:
-		break;
-	default:
-		known_op = false;
-	}
-	if (!known_op || t == PX_TYPE_PRED) {
-		if (t == PX_TYPE_PRED && (in->op == PX_OP_AND || in->op == PX_OP_OR || in->op == PX_OP_XOR ||
-		                          in->op == PX_OP_NOT || in->op == PX_OP_MOV)) {
-			/* predicate logic */
-		} else {
-			for (uint32_t d = 0; d < si->ndefs; d++)
-				w->unk[si->defs[d]] |= mask;
-			sim_note(s, pc, "'%.*s%.*s' is not simulated: its results are unknown", (int)in->opname.n,
-			         in->opname.p, (int)in->modtext.n, in->modtext.p);
-			return 0;
-		}
-	}
-	/* The sources of every active lane gathered once (a register's values
-	 * read in place), their unknown lanes as one mask; the destination's
-	 * unknown bits updated once: the same values as reading and writing
-	 * lane by lane, since lane l reads and writes only lane l. */
-	uint32_t nsrc = si->nop > 1 ? si->nop - 1u : 0;
-	uint64_t buf[3][32];
-	const uint64_t *src[3];
-	uint32_t unk_in = 0, unk_src[3] = {0, 0, 0};
-	for (uint32_t k = 0; k < 3; k++) {
-		src[k] = k < nsrc ? gather(s, w, &o[1 + k], mask, buf[k], &unk_src[k]) : zero_lanes;
-		unk_in |= unk_src[k];
-	}
-	uint32_t dst = o[0].slot, unk_out = 0;
-	uint64_t *dv = dst == UINT32_MAX ? NULL : &w->val[(size_t)dst * 32];
-	bool ftz = in->mods & PX_MOD_FTZ;
-	uint32_t mask0 = mask;
-	if (fl_op && bits == 32 && !ftz && !(in->mods & PX_MOD_SAT) &&
-	    (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_FMA ||
-	     in->op == PX_OP_MAD)) {
-		/* the common f32 arithmetic, its switch out of the lane loop */
-#if PX_SIMT_HW_FMA
-		if ((in->op == PX_OP_FMA || in->op == PX_OP_MAD) && have_hw_fma()) {
-			fma32_lanes_hw(dv, src[0], src[1], src[2], mask);
-			mask = 0;   /* done */
-		}
-#endif
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			float x = bits_f32(src[0][l]), y = bits_f32(src[1][l]), r;
-			switch (in->op) {
-			case PX_OP_ADD: r = x + y; break;
-			case PX_OP_SUB: r = x - y; break;
-			case PX_OP_MUL: r = x * y; break;
-			default: r = fmaf(x, y, bits_f32(src[2][l])); break;
-			}
-			if (dv)
-				dv[l] = f32_bits(r);
-		}
-		unk_out = unk_in & mask0;
-	} else if (!fl_op && t != PX_TYPE_PRED && (k == 's' || k == 'u' || k == 'b') &&
-	           (bits == 16 || bits == 32 || bits == 64) &&
-	           !(in->mods & (PX_MOD_SAT | PX_MOD_HI | PX_MOD_WIDE)) &&
-	           (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_MAD ||
-	            in->op == PX_OP_AND || in->op == PX_OP_OR || in->op == PX_OP_XOR)) {
-		/* the common integer arithmetic modulo 2^bits: iop's results, its
-		 * switch and sign handling out of the lane loop */
-		uint64_t tm = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint64_t a = src[0][l], b = src[1][l], r;
-			switch (in->op) {
-			case PX_OP_ADD: r = a + b; break;
-			case PX_OP_SUB: r = a - b; break;
-			case PX_OP_MUL: r = a * b; break;
-			case PX_OP_MAD: r = a * b + src[2][l]; break;
-			case PX_OP_AND: r = a & b; break;
-			case PX_OP_OR: r = a | b; break;
-			default: r = a ^ b; break;
-			}
-			if (dv)
-				dv[l] = r & tm;
-		}
-		unk_out = unk_in & mask;
-		if ((in->op == PX_OP_AND || in->op == PX_OP_MUL) && unk_out) {
-			/* x & 0 and x * 0 are 0 whatever x is: a lane with one known
-			 * zero source has a known result (dv holds 0 there already) */
-			for (uint32_t m = unk_out; m; m &= m - 1) {
-				uint32_t l = (uint32_t)__builtin_ctz(m);
-				if ((!(unk_src[0] >> l & 1) && (src[0][l] & tm) == 0) ||
-				    (!(unk_src[1] >> l & 1) && (src[1][l] & tm) == 0))
-					unk_out &= ~(1u << l);
-			}
-		}
-	} else {
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			bool unk = unk_in >> l & 1;
-			uint64_t a = src[0][l], b = src[1][l], c = src[2][l];
-			uint64_t r;
-			if (t == PX_TYPE_PRED)
-				r = (in->op == PX_OP_AND ? a & b : in->op == PX_OP_OR ? a | b
-				     : in->op == PX_OP_XOR ? a ^ b : !(a & 1)) & 1;
-			else if (fl_op)
-				r = fop(si, bits, a, b, c, &unk);
-			else
-				r = iop(si, t, a, b, c, &unk);
-			if (dv)
-				dv[l] = r;
-			if (unk)
-				unk_out |= 1u << l;
-		}
-	}
-	if (dv)
-		w->unk[dst] = (w->unk[dst] & ~mask0) | unk_out;
 	return 0;
 }

@@ -20,6 +20,19 @@
 enum sim_pipe { P_ALU, P_IMAD, P_FP32, P_FP64, P_SFU, P_SHARED, P_GLOBAL, P_SHFL, P_BAR, P_BRANCH,
                 P_COUNT };
 
+/* How sim_exec runs an instruction (decoded once from its opcode, types
+ * and modifiers). */
+enum sim_ek {
+	EK_OTHER,      /* the opcode switch of sim_exec (mov, setp, cvt, ...) */
+	EK_MEM,        /* ld, st, atom, red and other memory operations */
+	EK_WARP,       /* shfl, vote, match, redux, activemask */
+	EK_NOP,        /* no register result (barriers, branches, prefetch, ...) */
+	EK_UNSIM,      /* not simulated: its results become unknown */
+	EK_F32,        /* add/sub/mul/fma/mad.f32 without .ftz/.sat */
+	EK_INT,        /* add/sub/mul/mad/and/or/xor on 16/32/64-bit integers, modulo 2^bits */
+	EK_ARITH,      /* the other arithmetic: fop/iop per lane */
+};
+
 struct sim_opnd {
 	uint8_t kind;      /* enum px_operand_kind */
 	uint8_t neg;
@@ -34,8 +47,10 @@ struct sim_opnd {
 
 struct sim_insn {
 	const struct px_insn *in;
+	unsigned flags;    /* px_opcode_flags(in->op) */
 	uint8_t pipe;      /* enum sim_pipe: the pipe it issues to */
 	uint8_t lat_pipe;  /* the pipe whose latency its result has */
+	uint8_t ek;        /* enum sim_ek: how sim_exec runs it */
 	uint8_t nop;
 	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
 	bool is_signed;
@@ -141,6 +156,7 @@ struct sim {
 	bool *viol_seen;          /* per (slot, insn): SIM_SEEN_SLOTS per instruction */
 	bool stop;
 	const char *stop_reason;
+	bool hw_fma;              /* the processor has fma and avx2 (simt_exec.c) */
 };
 
 /* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
