@@ -438,6 +438,14 @@ void sim_decode(struct sim *s)
 		for (uint32_t k = 0; k < si->nop; k++)
 			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
 		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';
+		static const char *const modwords[] = {
+#define X(e, str) str,
+			SIM_MODWORDS(X)
+#undef X
+		};
+		for (uint32_t k = 0; k < PX_COUNTOF(modwords); k++)
+			if (has_mod(in, modwords[k]))
+				si->mw |= 1u << k;
 		si->rnd = has_mod(in, ".rz") ? 1 : has_mod(in, ".rm") ? 2 : has_mod(in, ".rp") ? 3
 		        : has_mod(in, ".rni") ? 4 : has_mod(in, ".rzi") ? 5 : has_mod(in, ".rmi") ? 6
 		        : has_mod(in, ".rpi") ? 7 : 0;
@@ -848,7 +856,7 @@ static uint64_t iop(const struct sim_insn *si, unsigned t, uint64_t a, uint64_t 
 		if (!u)
 			return 0xffffffff;
 		unsigned p = 63 - (unsigned)__builtin_clzll(u);
-		return has_mod(in, ".shiftamt") ? bits - 1 - p : p;
+		return si->mw & MW(SHIFTAMT) ? bits - 1 - p : p;
 	}
 	case PX_OP_BFE: {
 		unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c & 0xff);
@@ -1052,25 +1060,25 @@ static uint64_t param_read(struct sim *s, uint64_t off, unsigned n, bool *unk)
 	return 0;
 }
 
-static uint64_t atom_apply(const struct px_insn *in, unsigned t, uint64_t old, uint64_t b, uint64_t c,
+static uint64_t atom_apply(const struct sim_insn *si, unsigned t, uint64_t old, uint64_t b, uint64_t c,
                            bool *unk)
 {
 	unsigned bits = px_type_bits(t);
 	char k = px_type_kind(t);
-	if (has_mod(in, ".add")) {
+	if (si->mw & MW(ADD)) {
 		if (k == 'f')
 			return bits == 64 ? f64_bits(bits_f64(old) + bits_f64(b)) : f32_bits(bits_f32(old) + bits_f32(b));
 		return trunc_to(old + b, bits);
 	}
-	if (has_mod(in, ".exch")) return b;
-	if (has_mod(in, ".cas")) return trunc_to(old, bits) == trunc_to(b, bits) ? c : old;
-	if (has_mod(in, ".and")) return old & b;
-	if (has_mod(in, ".or")) return old | b;
-	if (has_mod(in, ".xor")) return old ^ b;
-	if (has_mod(in, ".min")) return k == 's' ? (sext(old, bits) < sext(b, bits) ? old : b) : (old < b ? old : b);
-	if (has_mod(in, ".max")) return k == 's' ? (sext(old, bits) > sext(b, bits) ? old : b) : (old > b ? old : b);
-	if (has_mod(in, ".inc")) return old >= b ? 0 : old + 1;
-	if (has_mod(in, ".dec")) return (old == 0 || old > b) ? b : old - 1;
+	if (si->mw & MW(EXCH)) return b;
+	if (si->mw & MW(CAS)) return trunc_to(old, bits) == trunc_to(b, bits) ? c : old;
+	if (si->mw & MW(AND)) return old & b;
+	if (si->mw & MW(OR)) return old | b;
+	if (si->mw & MW(XOR)) return old ^ b;
+	if (si->mw & MW(MIN)) return k == 's' ? (sext(old, bits) < sext(b, bits) ? old : b) : (old < b ? old : b);
+	if (si->mw & MW(MAX)) return k == 's' ? (sext(old, bits) > sext(b, bits) ? old : b) : (old > b ? old : b);
+	if (si->mw & MW(INC)) return old >= b ? 0 : old + 1;
+	if (si->mw & MW(DEC)) return (old == 0 || old > b) ? b : old - 1;
 	*unk = true;
 	return 0;
 }
@@ -1148,7 +1156,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		*occ = sec / s->lsu_sectors_per_clk;
 		if (*occ < 1)
 			*occ = 1;
-		bool cg = has_mod(in, ".cg") || has_mod(in, ".cv") || is_atom;
+		bool cg = (si->mw & (MW(CG) | MW(CV))) || is_atom;
 		double worst = s->lat_l1;
 		for (uint32_t m = known_mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -1250,7 +1258,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				old = gread(s, key_hi, ea, eb, &ounk);
 			}
 			bool nunk = unk || ounk;
-			uint64_t nv = atom_apply(in, t, old, v, c, &nunk);
+			uint64_t nv = atom_apply(si, t, old, v, c, &nunk);
 			if (spc == SP_SHARED)
 				shared_access(s, w, pc, l, ea, eb, true, true, &nv, &nunk);
 			else
@@ -1315,7 +1323,7 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 		const struct sim_opnd *d = &si->op[0];
 		uint32_t dslot = d->kind == PX_OPND_VEC ? d->el[0] : d->slot;
 		uint32_t pslot = d->kind == PX_OPND_VEC && d->nel > 1 ? d->el[1] : UINT32_MAX;
-		int mode = has_mod(in, ".up") ? 0 : has_mod(in, ".down") ? 1 : has_mod(in, ".bfly") ? 2 : 3;
+		int mode = si->mw & MW(UP) ? 0 : si->mw & MW(DOWN) ? 1 : si->mw & MW(BFLY) ? 2 : 3;
 		uint64_t res[32];
 		bool runk[32], pv[32];
 		for (uint32_t m = mask; m; m &= m - 1) {
@@ -1367,7 +1375,7 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 				ballot |= 1u << l;
 		}
 		bool all = (ballot & mask) == mask, any = ballot != 0, uni = all || !any;
-		uint64_t r = has_mod(in, ".ballot") ? ballot : has_mod(in, ".all") ? all : has_mod(in, ".any") ? any : uni;
+		uint64_t r = si->mw & MW(BALLOT) ? ballot : si->mw & MW(ALL) ? all : si->mw & MW(ANY) ? any : uni;
 		for (uint32_t m = mask; m; m &= m - 1)
 			wr(w, si->op[0].slot, (uint32_t)__builtin_ctz(m), r, unkl != 0);
 		return;
@@ -1386,7 +1394,7 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 		const struct sim_opnd *d = &si->op[0];
 		uint32_t dslot = d->kind == PX_OPND_VEC ? d->el[0] : d->slot;
 		if (in->op == PX_OP_MATCH) {
-			bool all = has_mod(in, ".all");
+			bool all = si->mw & MW(ALL);
 			uint32_t first = (uint32_t)__builtin_ctz(mask);
 			bool same = true;
 			for (uint32_t m = mask; m; m &= m - 1)
@@ -1407,12 +1415,12 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 		uint64_t acc = v[__builtin_ctz(mask)];
 		for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
 			uint64_t x = v[__builtin_ctz(m)];
-			if (has_mod(in, ".add")) acc = (uint32_t)(acc + x);
-			else if (has_mod(in, ".and")) acc &= x;
-			else if (has_mod(in, ".or")) acc |= x;
-			else if (has_mod(in, ".xor")) acc ^= x;
-			else if (has_mod(in, ".min")) acc = sg ? (sext(x, 32) < sext(acc, 32) ? x : acc) : (x < acc ? x : acc);
-			else if (has_mod(in, ".max")) acc = sg ? (sext(x, 32) > sext(acc, 32) ? x : acc) : (x > acc ? x : acc);
+			if (si->mw & MW(ADD)) acc = (uint32_t)(acc + x);
+			else if (si->mw & MW(AND)) acc &= x;
+			else if (si->mw & MW(OR)) acc |= x;
+			else if (si->mw & MW(XOR)) acc ^= x;
+			else if (si->mw & MW(MIN)) acc = sg ? (sext(x, 32) < sext(acc, 32) ? x : acc) : (x < acc ? x : acc);
+			else if (si->mw & MW(MAX)) acc = sg ? (sext(x, 32) > sext(acc, 32) ? x : acc) : (x > acc ? x : acc);
 		}
 		for (uint32_t m = mask; m; m &= m - 1)
 			wr(w, dslot, (uint32_t)__builtin_ctz(m), acc, unkl != 0);
@@ -1624,7 +1632,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 	case PX_OP_SETP: case PX_OP_SET: {
 		uint32_t pslot = o[0].kind == PX_OPND_VEC ? o[0].el[0] : o[0].slot;
 		uint32_t qslot = o[0].kind == PX_OPND_VEC && o[0].nel > 1 ? o[0].el[1] : UINT32_MAX;
-		int bop = has_mod(in, ".and") ? 1 : has_mod(in, ".or") ? 2 : has_mod(in, ".xor") ? 3 : 0;
+		int bop = si->mw & MW(AND) ? 1 : si->mw & MW(OR) ? 2 : si->mw & MW(XOR) ? 3 : 0;
 		unsigned ct = in->op == PX_OP_SET && in->ntypes > 1 ? in->types[1] : t;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -1722,8 +1730,8 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			bool unk = false;
 			uint64_t a = rd(s, w, &o[1], l, &unk) & 0xffffffff, b = rd(s, w, &o[2], l, &unk) & 0xffffffff;
 			uint32_t n = (uint32_t)rd(s, w, &o[3], l, &unk);
-			n = has_mod(in, ".clamp") ? (n > 32 ? 32 : n) : n & 31;
-			uint64_t cat = b << 32 | a, r = has_mod(in, ".l") ? (cat << n) >> 32 : cat >> n;
+			n = si->mw & MW(CLAMP) ? (n > 32 ? 32 : n) : n & 31;
+			uint64_t cat = b << 32 | a, r = si->mw & MW(L) ? (cat << n) >> 32 : cat >> n;
 			wr(w, o[0].slot, l, r & 0xffffffff, unk);
 		}
 		return 0;

@@ -45,8 +45,23 @@ struct sim_opnd {
 	const struct px_operand *src;
 };
 
+/* The modifier words the interpreter tests while it runs, found once per
+ * instruction (sim_insn.mw, bit MW(NAME)). */
+#define SIM_MODWORDS(X)                                                                    \
+	X(ADD, ".add") X(AND, ".and") X(OR, ".or") X(XOR, ".xor") X(MIN, ".min") X(MAX, ".max") \
+	X(EXCH, ".exch") X(CAS, ".cas") X(INC, ".inc") X(DEC, ".dec") X(CG, ".cg") X(CV, ".cv") \
+	X(UP, ".up") X(DOWN, ".down") X(BFLY, ".bfly") X(BALLOT, ".ballot") X(ALL, ".all")      \
+	X(ANY, ".any") X(CLAMP, ".clamp") X(L, ".l") X(SHIFTAMT, ".shiftamt")
+enum sim_modword {
+#define X(e, s) MWB_##e,
+	SIM_MODWORDS(X)
+#undef X
+};
+#define MW(e) (1u << MWB_##e)
+
 struct sim_insn {
 	const struct px_insn *in;
+	uint32_t mw;       /* SIM_MODWORDS present */
 	unsigned flags;    /* px_opcode_flags(in->op) */
 	uint8_t pipe;      /* enum sim_pipe: the pipe it issues to */
 	uint8_t lat_pipe;  /* the pipe whose latency its result has */
