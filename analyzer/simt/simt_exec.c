@@ -927,34 +927,40 @@ static int resolve_space(const struct sim *s, unsigned space, uint64_t *addr)
 	}
 }
 
-/* Reads n bytes (1, 2, 4, 8) of global/local memory. */
+/* Reads n bytes (1, 2, 4, 8) of global/local memory, a word at a time:
+ * unknown (and 0) as soon as one byte is. */
 static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, bool *unk)
 {
 	uint64_t r = 0;
-	for (unsigned b = 0; b < n; b++) {
+	for (unsigned b = 0; b < n;) {
 		uint64_t a = addr + b;
+		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;   /* bytes in this word */
+		unsigned need = ((1u << k) - 1) << sh;
 		struct sim_word *w = mem_slot(&s->global, ((a >> 2) ^ key_hi) + 1, false);
-		unsigned sh = (unsigned)(a & 3);
-		if (!w || !(w->known >> sh & 1)) {
+		if (!w || (w->known & need) != need) {
 			*unk = true;
 			return 0;
 		}
-		r |= (uint64_t)((w->val >> (8 * sh)) & 0xff) << (8 * b);
+		r |= (uint64_t)((w->val >> (8 * sh)) & (uint32_t)(k == 4 ? 0xffffffffu : (1u << (8 * k)) - 1)) << (8 * b);
+		b += k;
 	}
 	return r;
 }
 
 static void gwrite(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, uint64_t v, bool unk)
 {
-	for (unsigned b = 0; b < n; b++) {
+	for (unsigned b = 0; b < n;) {
 		uint64_t a = addr + b;
+		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;
+		uint32_t bytes = k == 4 ? 0xffffffffu : ((1u << (8 * k)) - 1) << (8 * sh);
 		struct sim_word *w = mem_slot(&s->global, ((a >> 2) ^ key_hi) + 1, true);
-		unsigned sh = (unsigned)(a & 3);
-		w->val = (w->val & ~(0xffu << (8 * sh))) | (uint32_t)(((v >> (8 * b)) & 0xff) << (8 * sh));
+		w->val = (w->val & ~bytes) | ((uint32_t)(v >> (8 * b)) << (8 * sh) & bytes);
+		uint8_t need = (uint8_t)(((1u << k) - 1) << sh);
 		if (unk)
-			w->known &= (uint8_t)~(1u << sh);
+			w->known &= (uint8_t)~need;
 		else
-			w->known |= (uint8_t)(1u << sh);
+			w->known |= need;
+		b += k;
 	}
 }
 
@@ -1023,21 +1029,25 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 			sw->rtid = -1;
 		}
 	}
-	for (unsigned b = 0; b < n; b++) {
+	/* the value, a word at a time (k bytes of word a >> 2 from byte sh) */
+	for (unsigned b = 0; b < n;) {
 		uint64_t a = off + b;
 		struct sim_sword *sw = &s->sh[a >> 2];
-		unsigned sh = (unsigned)(a & 3);
+		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;
+		uint32_t bytes = k == 4 ? 0xffffffffu : ((1u << (8 * k)) - 1) << (8 * sh);
+		uint8_t need = (uint8_t)(((1u << k) - 1) << sh);
 		if (write) {
-			sw->val = (sw->val & ~(0xffu << (8 * sh))) | (uint32_t)(((*v >> (8 * b)) & 0xff) << (8 * sh));
+			sw->val = (sw->val & ~bytes) | ((uint32_t)(*v >> (8 * b)) << (8 * sh) & bytes);
 			if (*unk)
-				sw->known &= (uint8_t)~(1u << sh);
+				sw->known &= (uint8_t)~need;
 			else
-				sw->known |= (uint8_t)(1u << sh);
+				sw->known |= need;
 		} else {
-			if (!(sw->known >> sh & 1))
+			if ((sw->known & need) != need)
 				*unk = true;
-			r |= (uint64_t)((sw->val >> (8 * sh)) & 0xff) << (8 * b);
+			r |= (uint64_t)((sw->val & bytes) >> (8 * sh)) << (8 * b);
 		}
+		b += k;
 	}
 	if (!write)
 		*v = r;
@@ -1158,10 +1168,19 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 			*occ = 1;
 		bool cg = (si->mw & (MW(CG) | MW(CV))) || is_atom;
 		double worst = s->lat_l1;
+		uint64_t prev = 0;
 		for (uint32_t m = known_mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			uint64_t line = ((uint64_t)addrs[l] >> 7) ^ (spc == SP_LOCAL ? (uint64_t)(w->id * 32 + l) << 40 : 0);
 			double lt;
+			if (m != known_mask && line == prev) {
+				/* the lane before put this line in the caches: an L1 hit
+				 * (no later than worst), or for .cg an L2 hit */
+				if (!is_st && cg && s->lat_l2 > worst)
+					worst = s->lat_l2;
+				continue;
+			}
+			prev = line;
 			if (is_st) {
 				sim_mem_has(&s->l2, line, true);
 				continue;
@@ -1324,13 +1343,16 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 		uint32_t dslot = d->kind == PX_OPND_VEC ? d->el[0] : d->slot;
 		uint32_t pslot = d->kind == PX_OPND_VEC && d->nel > 1 ? d->el[1] : UINT32_MAX;
 		int mode = si->mw & MW(UP) ? 0 : si->mw & MW(DOWN) ? 1 : si->mw & MW(BFLY) ? 2 : 3;
-		uint64_t res[32];
-		bool runk[32], pv[32];
+		/* every operand read before any result is written */
+		uint64_t bb[32], cb[32], sb[32], res[32], pv[32];
+		uint32_t unk_bc = 0, sunk = 0, runk = 0;
+		const uint64_t *bv = gather(s, w, &si->op[2], mask, bb, &unk_bc);
+		const uint64_t *cv = gather(s, w, &si->op[3], mask, cb, &unk_bc);
+		const uint64_t *sv = gather(s, w, &si->op[1], 0xffffffffu, sb, &sunk);
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			bool unk = false;
-			uint32_t b = (uint32_t)rd(s, w, &si->op[2], l, &unk) & 31;
-			uint32_t c = (uint32_t)rd(s, w, &si->op[3], l, &unk);
+			uint32_t b = (uint32_t)bv[l] & 31;
+			uint32_t c = (uint32_t)cv[l];
 			uint32_t segmask = (c >> 8) & 31, cval = c & 31;
 			uint32_t maxl = (l & segmask) | (cval & ~segmask), minl = l & segmask;
 			int32_t j;
@@ -1343,21 +1365,19 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 			}
 			if (!p)
 				j = (int32_t)l;
-			bool su = false;
+			bool su = true;
 			uint64_t v = 0;
-			if (j < 0 || j > 31 || !(mask >> j & 1))
-				su = true;
-			else
-				v = rd(s, w, &si->op[1], (uint32_t)j, &su);
+			if (j >= 0 && j <= 31 && (mask >> j & 1)) {
+				v = sv[j];
+				su = sunk >> j & 1;
+			}
 			res[l] = v;
-			runk[l] = su || unk;
 			pv[l] = p;
+			if (su || (unk_bc >> l & 1))
+				runk |= 1u << l;
 		}
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			wr(w, dslot, l, res[l], runk[l]);
-			wr(w, pslot, l, pv[l], false);
-		}
+		commit(w, dslot, res, mask, runk);
+		commit(w, pslot, pv, mask, 0);
 		return;
 	}
 	case PX_OP_VOTE: {
