@@ -251,8 +251,8 @@ static void free_sim(struct sim *s)
 	free(s->noted);
 	free(s->viol_seen);
 	sim_mem_free(&s->global);
-	sim_mem_free(&s->l1);
-	sim_mem_free(&s->l2);
+	sim_lineset_free(&s->l1);
+	sim_lineset_free(&s->l2);
 }
 
 /* ---- loops ---- */

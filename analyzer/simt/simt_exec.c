@@ -118,55 +118,98 @@ const char *sim_where(const struct sim *s, uint32_t pc, char buf[160])
 	return buf;
 }
 
-/* ---- sparse word memory (open addressing, keys != 0) ---- */
-static struct sim_word *mem_slot(struct sim_mem *m, uint64_t key, bool insert)
+/* ---- sparse memory and line sets (open addressing, keys != 0) ---- */
+static uint64_t slot_hash(uint64_t key)
 {
+	return (key * 0x9e3779b97f4a7c15ull) >> 20;
+}
+
+/* The page holding word number `word` (an address / 4, with the thread in
+ * its high bits for local memory); NULL when absent and !insert. */
+static struct sim_page *mem_page(struct sim_mem *m, uint64_t word, bool insert)
+{
+	uint64_t key = word / SIM_PAGE_WORDS + 1;
 	if (insert && (m->n + 1) * 4 >= m->cap * 3) {
-		uint64_t ncap = m->cap ? m->cap * 2 : 1024;
-		struct sim_word *nw = xcalloc(ncap, sizeof *nw);
+		uint64_t ncap = m->cap ? m->cap * 2 : 256;
+		struct sim_page *np = xcalloc(ncap, sizeof *np);
 		for (uint64_t i = 0; i < m->cap; i++) {
-			if (!m->w[i].key)
+			if (!m->p[i].key)
 				continue;
-			uint64_t h = (m->w[i].key * 0x9e3779b97f4a7c15ull) >> 20;
-			while (nw[h & (ncap - 1)].key)
+			uint64_t h = slot_hash(m->p[i].key);
+			while (np[h & (ncap - 1)].key)
 				h++;
-			nw[h & (ncap - 1)] = m->w[i];
+			np[h & (ncap - 1)] = m->p[i];
 		}
-		free(m->w);
-		m->w = nw;
+		free(m->p);
+		m->p = np;
 		m->cap = ncap;
 	}
 	if (!m->cap)
 		return NULL;
-	uint64_t h = (key * 0x9e3779b97f4a7c15ull) >> 20;
-	for (;; h++) {
-		struct sim_word *w = &m->w[h & (m->cap - 1)];
-		if (w->key == key)
-			return w;
-		if (!w->key) {
+	for (uint64_t h = slot_hash(key);; h++) {
+		struct sim_page *p = &m->p[h & (m->cap - 1)];
+		if (p->key == key)
+			return p;
+		if (!p->key) {
 			if (!insert)
 				return NULL;
-			w->key = key;
+			p->key = key;
 			m->n++;
-			return w;
+			return p;
 		}
 	}
 }
 
 void sim_mem_free(struct sim_mem *m)
 {
-	free(m->w);
+	free(m->p);
 	memset(m, 0, sizeof *m);
 }
 
-bool sim_mem_has(struct sim_mem *m, uint64_t key, bool insert)
+/* Whether line is in the set; inserts it when absent and insert. */
+bool sim_lineset_has(struct sim_lineset *m, uint64_t line, bool insert)
 {
-	struct sim_word *w = mem_slot(m, key + 1, false);
-	if (w)
-		return true;
-	if (insert)
-		mem_slot(m, key + 1, true);
-	return false;
+	uint64_t key = line / 64 + 1, bit = 1ull << (line % 64);
+	if (insert && (m->n + 1) * 4 >= m->cap * 3) {
+		uint64_t ncap = m->cap ? m->cap * 2 : 256;
+		struct sim_lineset_slot *np = xcalloc(ncap, sizeof *np);
+		for (uint64_t i = 0; i < m->cap; i++) {
+			if (!m->p[i].key)
+				continue;
+			uint64_t h = slot_hash(m->p[i].key);
+			while (np[h & (ncap - 1)].key)
+				h++;
+			np[h & (ncap - 1)] = m->p[i];
+		}
+		free(m->p);
+		m->p = np;
+		m->cap = ncap;
+	}
+	if (!m->cap)
+		return false;
+	for (uint64_t h = slot_hash(key);; h++) {
+		struct sim_lineset_slot *p = &m->p[h & (m->cap - 1)];
+		if (p->key == key) {
+			bool had = p->bits & bit;
+			if (insert)
+				p->bits |= bit;
+			return had;
+		}
+		if (!p->key) {
+			if (insert) {
+				p->key = key;
+				p->bits = bit;
+				m->n++;
+			}
+			return false;
+		}
+	}
+}
+
+void sim_lineset_free(struct sim_lineset *m)
+{
+	free(m->p);
+	memset(m, 0, sizeof *m);
 }
 
 /* ---- decoding ---- */
@@ -933,15 +976,16 @@ static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n,
 {
 	uint64_t r = 0;
 	for (unsigned b = 0; b < n;) {
-		uint64_t a = addr + b;
+		uint64_t a = addr + b, word = (a >> 2) ^ key_hi;
 		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;   /* bytes in this word */
 		unsigned need = ((1u << k) - 1) << sh;
-		struct sim_word *w = mem_slot(&s->global, ((a >> 2) ^ key_hi) + 1, false);
-		if (!w || (w->known & need) != need) {
+		const struct sim_page *p = mem_page(&s->global, word, false);
+		unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
+		if (!p || (p->known[i] & need) != need) {
 			*unk = true;
 			return 0;
 		}
-		r |= (uint64_t)((w->val >> (8 * sh)) & (uint32_t)(k == 4 ? 0xffffffffu : (1u << (8 * k)) - 1)) << (8 * b);
+		r |= (uint64_t)((p->val[i] >> (8 * sh)) & (uint32_t)(k == 4 ? 0xffffffffu : (1u << (8 * k)) - 1)) << (8 * b);
 		b += k;
 	}
 	return r;
@@ -950,16 +994,17 @@ static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n,
 static void gwrite(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, uint64_t v, bool unk)
 {
 	for (unsigned b = 0; b < n;) {
-		uint64_t a = addr + b;
+		uint64_t a = addr + b, word = (a >> 2) ^ key_hi;
 		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;
 		uint32_t bytes = k == 4 ? 0xffffffffu : ((1u << (8 * k)) - 1) << (8 * sh);
-		struct sim_word *w = mem_slot(&s->global, ((a >> 2) ^ key_hi) + 1, true);
-		w->val = (w->val & ~bytes) | ((uint32_t)(v >> (8 * b)) << (8 * sh) & bytes);
+		struct sim_page *p = mem_page(&s->global, word, true);
+		unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
+		p->val[i] = (p->val[i] & ~bytes) | ((uint32_t)(v >> (8 * b)) << (8 * sh) & bytes);
 		uint8_t need = (uint8_t)(((1u << k) - 1) << sh);
 		if (unk)
-			w->known &= (uint8_t)~need;
+			p->known[i] &= (uint8_t)~need;
 		else
-			w->known |= need;
+			p->known[i] |= need;
 		b += k;
 	}
 }
@@ -1182,17 +1227,17 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 			}
 			prev = line;
 			if (is_st) {
-				sim_mem_has(&s->l2, line, true);
+				sim_lineset_has(&s->l2, line, true);
 				continue;
 			}
-			if (!cg && sim_mem_has(&s->l1, line, true))
+			if (!cg && sim_lineset_has(&s->l1, line, true))
 				lt = s->lat_l1;
-			else if (sim_mem_has(&s->l2, line, true))
+			else if (sim_lineset_has(&s->l2, line, true))
 				lt = s->lat_l2;
 			else
 				lt = s->lat_dram;
 			if (cg)
-				sim_mem_has(&s->l1, line, false);
+				sim_lineset_has(&s->l1, line, false);
 			if (lt > worst)
 				worst = lt;
 		}

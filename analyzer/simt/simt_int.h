@@ -79,15 +79,29 @@ struct sim_insn {
 	struct sim_opnd op[6];
 };
 
-/* One memory word of the sparse memories (4-byte words). */
-struct sim_word {
-	uint64_t key;      /* word address; 0 = free slot (address 0 is never stored) */
-	uint32_t val;
-	uint8_t known;     /* byte mask of known bytes */
+/* The sparse global/local memory: pages of 16 4-byte words (a page holds
+ * neighbouring words, so a warp's accesses mostly share one), in an open
+ * addressing table by page number. */
+#define SIM_PAGE_WORDS 16
+struct sim_page {
+	uint64_t key;      /* page number + 1; 0 = free slot */
+	uint32_t val[SIM_PAGE_WORDS];
+	uint8_t known[SIM_PAGE_WORDS];   /* per word: byte mask of known bytes */
 };
 struct sim_mem {
-	struct sim_word *w;
+	struct sim_page *p;
 	uint64_t n, cap;   /* cap a power of two */
+};
+
+/* A set of 128-byte line numbers (the L1/L2 model): 64 neighbouring lines
+ * per slot, one bit each. */
+struct sim_lineset_slot {
+	uint64_t key;      /* line number / 64 + 1; 0 = free slot */
+	uint64_t bits;
+};
+struct sim_lineset {
+	struct sim_lineset_slot *p;
+	uint64_t n, cap;
 };
 
 /* Shared-memory tracking per 4-byte word (verifier). */
@@ -148,7 +162,7 @@ struct sim {
 	uint64_t *mvar_addr;      /* per module var */
 	uint32_t epoch;           /* barriers completed by the block */
 	/* L1/L2 model: lines (128 B) seen */
-	struct sim_mem l1, l2;
+	struct sim_lineset l1, l2;
 	/* timing */
 	uint64_t cycle;
 	uint64_t pipe_free[4][P_COUNT];
@@ -208,6 +222,7 @@ const char *sim_thread(const struct sim *s, uint32_t t, char buf[48]);
 /* "PTX line N" or "file.cu:L (PTX line N)" of instruction pc. */
 const char *sim_where(const struct sim *s, uint32_t pc, char buf[160]);
 void sim_mem_free(struct sim_mem *m);
-bool sim_mem_has(struct sim_mem *m, uint64_t key, bool insert);
+void sim_lineset_free(struct sim_lineset *m);
+bool sim_lineset_has(struct sim_lineset *m, uint64_t line, bool insert);
 
 #endif
