@@ -1257,7 +1257,12 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		*lat = s->lat[P_ALU];
 		*occ = 1;
 	}
-	/* values, lane by lane in lane order (atomics serialise that way) */
+	/* values, lane by lane in lane order (atomics serialise that way); a
+	 * load's results are written once at the end (a load reads no register
+	 * in this loop) */
+	uint64_t lv[8][32];
+	uint32_t lunk[8] = {0};
+	bool defer = is_ld && nvec <= 8;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool aunk = !(known_mask >> l & 1);
@@ -1282,7 +1287,12 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				}
 				if (!unk && px_type_kind(t) == 's')
 					v = trunc_to((uint64_t)sext(v, eb * 8), 64);
-				wr(w, dslot, l, v, unk);
+				if (defer) {
+					lv[e][l] = v;
+					lunk[e] |= (uint32_t)unk << l;
+				} else {
+					wr(w, dslot, l, v, unk);
+				}
 				continue;
 			}
 			/* store value / atomic operands */
@@ -1331,6 +1341,9 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				wr(w, dslot, l, old, ounk);
 		}
 	}
+	if (defer && dst)
+		for (unsigned e = 0; e < nvec; e++)
+			commit(w, dst->kind == PX_OPND_VEC ? dst->el[e] : dst->slot, lv[e], mask, lunk[e]);
 }
 
 /* ---- warp-wide operations ---- */
