@@ -241,6 +241,7 @@ static void free_sim(struct sim *s)
 	free(s->block_start);
 	free(s->loop_sel);
 	free(s->block_loop);
+	free(s->sel_parent);
 	free(s->lr);
 	free(s->loop_issued);
 	free(s->loop_lanes);
@@ -405,6 +406,14 @@ static bool select_loops(struct sim *s, struct px_diags *diags, const char *path
 		while (l >= 0 && !s->loop_sel[l])
 			l = f->loops[l].parent;
 		s->block_loop[b] = l;
+	}
+	/* per loop: the nearest selected loop around it */
+	s->sel_parent = xcalloc(f->nloops + 1, sizeof *s->sel_parent);
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		int32_t p = f->loops[l].parent;
+		while (p >= 0 && !s->loop_sel[p])
+			p = f->loops[p].parent;
+		s->sel_parent[l] = p;
 	}
 	return true;
 }
@@ -596,6 +605,16 @@ static void run_free(struct sim *s, struct sim_warp *w)
 		check_barrier(s);
 }
 
+/* Counts one issued warp-instruction of block b's loops (the selected
+ * ones around it: block_loop, then sel_parent). */
+static void count_issue(struct sim *s, uint32_t b, uint32_t active)
+{
+	for (int32_t l = s->block_loop[b]; l >= 0; l = s->sel_parent[l]) {
+		s->loop_issued[l]++;
+		s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
+	}
+}
+
 /* Issues the instruction at the top of w's stack. */
 static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 {
@@ -607,13 +626,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	uint32_t b = in->block;
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
-	int32_t sl = s->block_loop[b];
-	for (int32_t l = sl; l >= 0; l = s->f->loops[l].parent) {
-		if (!s->loop_sel[l])
-			continue;
-		s->loop_issued[l]++;
-		s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
-	}
+	count_issue(s, b, active);
 	s->res->warp_insns++;
 	double lat = 0, occ = 1;
 	uint32_t next = pc + 1;
@@ -859,12 +872,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					sim_exec(s, w, k, g, &lat, &occ);
 					w->done[k] = 1;
 					s->res->warp_insns++;
-					for (int32_t l = s->block_loop[c->in->block]; l >= 0; l = s->f->loops[l].parent) {
-						if (!s->loop_sel[l])
-							continue;
-						s->loop_issued[l]++;
-						s->loop_lanes[l] += (uint64_t)__builtin_popcount(kmask);
-					}
+					count_issue(s, c->in->block, kmask);
 					commit_timing(s, w, sched, c, lat, occ);
 					return true;
 				}
@@ -894,7 +902,7 @@ static void run(struct sim *s)
 	uint32_t rr[4] = {0, 0, 0, 0};
 	uint64_t budget = s->opt->budget ? s->opt->budget : 50000000ull;
 	unsigned *why = xcalloc(s->nwarps, sizeof *why);
-	uint32_t *inside = xcalloc(s->nloops + 1, sizeof *inside);
+	uint64_t *inside = xcalloc(s->nloops + 1, sizeof *inside), step = 0;
 	while (!s->stop) {
 		bool any_live = false, issued = false;
 		uint64_t next = UINT64_MAX;
@@ -905,8 +913,8 @@ static void run(struct sim *s)
 			uint32_t nw = (s->nwarps + nsched - 1 - sc) / nsched;
 			int32_t pick = -1;
 			uint32_t rr_next = rr[sc];
-			for (uint32_t k = 0; k < nw; k++) {
-				uint32_t wi = sc + ((rr[sc] + k) % nw) * nsched;
+			for (uint32_t k = 0, idx = rr[sc]; k < nw; k++, idx = idx + 1 == nw ? 0 : idx + 1) {
+				uint32_t wi = sc + idx * nsched;   /* (rr[sc] + k) % nw */
 				struct sim_warp *w = &s->w[wi];
 				if (w->state == W_DONE)
 					continue;
@@ -937,14 +945,14 @@ static void run(struct sim *s)
 				    issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
 					why[wi] = PX_STALL_SELECTED;
-					rr_next = (rr[sc] + k + 1) % nw;
+					rr_next = idx + 1 == nw ? 0 : idx + 1;
 					issued = true;
 					continue;
 				}
 				if (t <= s->cycle && pick < 0) {
 					pick = (int32_t)wi;
 					why[wi] = PX_STALL_SELECTED;
-					rr_next = (rr[sc] + k + 1) % nw;
+					rr_next = idx + 1 == nw ? 0 : idx + 1;
 				} else if (t <= s->cycle) {
 					why[wi] = PX_STALL_NOT_SELECTED;
 					next = s->cycle + 1;
@@ -976,8 +984,10 @@ static void run(struct sim *s)
 				break;
 			}
 		}
-		/* loop accounting over the cycles that pass */
-		memset(inside, 0, (s->nloops + 1) * sizeof *inside);
+		/* loop accounting over the cycles that pass: each warp's stall
+		 * reason in its innermost selected loop, and the cycles of every
+		 * selected loop with a warp inside (marked with the step number) */
+		step++;
 		for (uint32_t i = 0; i < s->nwarps; i++) {
 			struct sim_warp *w = &s->w[i];
 			if (w->state == W_DONE || !w->nstk)
@@ -988,13 +998,11 @@ static void run(struct sim *s)
 			int32_t l = s->block_loop[s->f->insns[pc].block];
 			if (l >= 0)
 				s->lr[l].stalls[why[i]] += adv;
-			for (; l >= 0; l = s->f->loops[l].parent)
-				if (s->loop_sel[l])
-					inside[l]++;
-		}
-		for (uint32_t l = 0; l < s->nloops; l++)
-			if (inside[l])
+			for (; l >= 0 && inside[l] != step; l = s->sel_parent[l]) {
+				inside[l] = step;
 				s->loop_cycles[l] += adv;
+			}
+		}
 		s->cycle += adv;
 		if (s->res->warp_insns > budget) {
 			s->stop = true;

@@ -177,6 +177,7 @@ struct sim {
 	uint32_t nloops;          /* f->nloops */
 	bool *loop_sel;
 	int32_t *block_loop;      /* per block: innermost selected loop, -1 */
+	int32_t *sel_parent;      /* per loop: the nearest selected loop that encloses it, -1 */
 	struct px_simt_loop *lr;  /* per loop (f->nloops) */
 	uint64_t *loop_issued, *loop_lanes, *loop_first, *loop_last, *loop_busy_until;
 	uint64_t *loop_cycles;
