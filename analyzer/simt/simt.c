@@ -776,11 +776,11 @@ static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsi
  * issued one; else lowers *retry to the first cycle one could go. */
 #define LOOKAHEAD 32
 /* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
-static unsigned mem_space_class(const struct px_insn *in)
+static unsigned mem_space_class(const struct sim_insn *c)
 {
-	if (!(px_opcode_flags(in->op) & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)))
+	if (!(c->flags & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)))
 		return 0;
-	switch (in->space) {
+	switch (c->in->space) {
 	case PX_SPACE_SHARED: case PX_SPACE_SHARED_CTA: return 1;
 	case PX_SPACE_GENERIC: case PX_SPACE_NONE: return 3;
 	default: return 2;
@@ -801,7 +801,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		uint32_t kmask = k < region_end ? region_mask : active;
 		if (w->done[k])
 			continue;
-		unsigned fl = px_opcode_flags(c->in->op);
+		unsigned fl = c->flags;   /* px_opcode_flags(c->in->op) */
 		if (k > pc) {
 			bool hazard = false;
 			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
@@ -839,7 +839,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				return false;
 			/* a load passes stores of another state space only (global vs
 			 * shared: they cannot alias; generic ones may be either) */
-			unsigned sp = mem_space_class(c->in);
+			unsigned sp = mem_space_class(c);
 			hazard |= (fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) != 0 || (sp & stores) != 0;
 			for (uint32_t d = 0; d < c->ndefs && !hazard; d++) {
 				for (uint32_t q = 0; q < nsd && !hazard; q++)
@@ -879,7 +879,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			}
 		}
 		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC))
-			stores |= mem_space_class(c->in);
+			stores |= mem_space_class(c);
 		for (uint32_t d = 0; d < c->ndefs; d++)
 			sd[nsd++] = c->defs[d];
 		for (uint32_t u = 0; u < c->nuses; u++)
