@@ -41,6 +41,16 @@ enum px_launch_from px_launch_block(const struct px_launch *l, const struct px_f
 /* Parses "NAME=VALUE" (VALUE a decimal or 0x integer); false if malformed. */
 bool px_param_value_parse(const char *s, struct px_param_value *out);
 
+/* Integer arithmetic of affine forms wraps modulo 2^64, as PTX's 64-bit
+ * integer instructions do (PTX ISA, "Integer Arithmetic Instructions":
+ * add/sub/mul.lo keep the low bits): a form whose constants overflow still
+ * describes the register's value, and C's signed overflow (undefined, found
+ * by fuzz_annot on a folded CUDA index) never happens. */
+static inline int64_t px_wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t px_wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t px_wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+static inline uint64_t px_uabs(int64_t a) { return a < 0 ? 0 - (uint64_t)a : (uint64_t)a; }
+
 /* ---- affine forms (pass_affine.c) ----
  * A form is c + sum(coef_i * atom_i). Atoms are per-function: thread atoms
  * vary across the threads of a block (%tid.*, %laneid, and quasi-affine

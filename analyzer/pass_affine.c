@@ -177,7 +177,7 @@ static uint64_t uniform_align(const struct px_func_analysis *an, const struct px
 		const struct px_atom *t = &an->atoms[a->t[i].atom];
 		if (t->thread)
 			continue;
-		uint64_t v = low_pow2((uint64_t)(a->t[i].coef < 0 ? -a->t[i].coef : a->t[i].coef)) * t->align;
+		uint64_t v = low_pow2(px_uabs(a->t[i].coef)) * t->align;
 		if (v < al)
 			al = v;
 	}
@@ -208,15 +208,15 @@ static struct px_aff add(struct actx *c, struct px_aff a, struct px_aff b, int64
 {
 	if (!a.known || !b.known)
 		return unk();
-	a.c += sign * b.c;
+	a.c = px_wadd(a.c, px_wmul(sign, b.c));
 	for (uint32_t j = 0; j < b.nterms; j++) {
-		int64_t coef = sign * b.t[j].coef;
+		int64_t coef = px_wmul(sign, b.t[j].coef);
 		uint32_t i;
 		for (i = 0; i < a.nterms; i++)
 			if (a.t[i].atom == b.t[j].atom)
 				break;
 		if (i < a.nterms) {
-			a.t[i].coef += coef;
+			a.t[i].coef = px_wadd(a.t[i].coef, coef);
 			if (a.t[i].coef == 0)
 				a.t[i] = a.t[--a.nterms];
 			continue;
@@ -239,9 +239,9 @@ static struct px_aff scale(struct px_aff a, int64_t k)
 		return a;
 	if (k == 0)
 		return cst(0);
-	a.c *= k;
+	a.c = px_wmul(a.c, k);
 	for (uint32_t i = 0; i < a.nterms; i++)
-		a.t[i].coef *= k;
+		a.t[i].coef = px_wmul(a.t[i].coef, k);
 	return a;
 }
 
@@ -255,9 +255,9 @@ static struct px_aff mul(struct actx *c, struct px_aff a, struct px_aff b)
 		return scale(b, a.c);
 	if (px_aff_has_thread(c->an, &a) || px_aff_has_thread(c->an, &b))
 		return unk();
-	uint64_t al = low_pow2((uint64_t)(a.c < 0 ? -a.c : a.c));
+	uint64_t al = low_pow2(px_uabs(a.c));
 	uint64_t ua = uniform_align(c->an, &a);
-	uint64_t alb = low_pow2((uint64_t)(b.c < 0 ? -b.c : b.c));
+	uint64_t alb = low_pow2(px_uabs(b.c));
 	uint64_t ub = uniform_align(c->an, &b);
 	uint64_t pa = al < ua ? al : ua, pb = alb < ub ? alb : ub;
 	uint64_t p = pa * pb > ALIGN_CAP ? ALIGN_CAP : pa * pb;
@@ -266,6 +266,8 @@ static struct px_aff mul(struct actx *c, struct px_aff a, struct px_aff b)
 
 static int64_t floordiv(int64_t a, int64_t b)
 {
+	if (b == -1)
+		return px_wsub(0, a);   /* INT64_MIN / -1 wraps (and would trap) */
 	int64_t q = a / b;
 	if ((a % b != 0) && ((a < 0) != (b < 0)))
 		q--;
@@ -274,7 +276,7 @@ static int64_t floordiv(int64_t a, int64_t b)
 
 static int64_t floormod(int64_t a, int64_t b)
 {
-	return a - floordiv(a, b) * b;
+	return px_wsub(a, px_wmul(floordiv(a, b), b));
 }
 
 static int64_t quasi_apply(uint8_t op, int64_t x, int64_t k)
@@ -318,9 +320,9 @@ static struct px_aff quasi(struct actx *c, uint8_t op, struct px_aff a, int64_t 
 	int64_t mod = 0;
 	if (op == PX_Q_DIV || op == PX_Q_REM)
 		mod = k;
-	else if (op == PX_Q_AND && k > 0 && ((k + 1) & k) == 0)
+	else if (op == PX_Q_AND && k > 0 && k < INT64_MAX && ((k + 1) & k) == 0)
 		mod = k + 1;                       /* x & (2^n - 1) = x % 2^n */
-	else if (op == PX_Q_AND && k < 0 && ((-k) & (-k - 1)) == 0)
+	else if (op == PX_Q_AND && k < 0 && k > INT64_MIN && ((-k) & (-k - 1)) == 0)
 		mod = -k;                          /* x & -2^n = x - x % 2^n */
 	if (!mod)
 		return px_aff_has_thread(c->an, &a) ? unk() : one(new_atom(c, PX_ATOM_OPAQUE, false, 0, 0, 1), 1);
@@ -765,7 +767,7 @@ static struct px_aff join_form(struct actx *c, int32_t r, int depth)
 			if (p != prov)
 				prov = 0;
 		}
-		vu.c -= c0;
+		vu.c = px_wsub(vu.c, c0);
 		if (vu.nterms || vu.c)
 			varies = true;
 		uint64_t al = form_align(c->an, &vu);
@@ -979,7 +981,7 @@ static bool atom_eval(const struct px_func_analysis *an, uint32_t id, const stru
 			int64_t x;
 			if (!atom_eval(an, t->arg.t[i].atom, env, &x, depth + 1))
 				return false;
-			v += t->arg.t[i].coef * x;
+			v = px_wadd(v, px_wmul(t->arg.t[i].coef, x));
 		}
 		*out = quasi_apply(t->qop, v, t->k);
 		return true;
@@ -1002,7 +1004,7 @@ bool px_aff_eval(const struct px_func_analysis *an, const struct px_aff *a,
 		int64_t x;
 		if (!atom_eval(an, a->t[i].atom, env, &x, 0))
 			return false;
-		v += a->t[i].coef * x;
+		v = px_wadd(v, px_wmul(a->t[i].coef, x));
 	}
 	*out = v;
 	return true;
@@ -1091,7 +1093,7 @@ static bool atom_eval_warp(const struct px_func_analysis *an, uint32_t id, const
 				return false;
 			int64_t coef = t->arg.t[i].coef;
 			for (uint32_t l = 0; l < 32; l++)
-				v[l] += coef * x[l];
+				v[l] = px_wadd(v[l], px_wmul(coef, x[l]));
 		}
 		for (uint32_t l = 0; l < 32; l++)
 			v[l] = quasi_apply(t->qop, v[l], t->k);
@@ -1120,7 +1122,7 @@ bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
 			return false;
 		int64_t coef = a->t[i].coef;
 		for (uint32_t l = 0; l < 32; l++)
-			out[l] += coef * x[l];
+			out[l] = px_wadd(out[l], px_wmul(coef, x[l]));
 	}
 	for (uint32_t l = 0; l < 32; l++)
 		if (!(mask >> l & 1))

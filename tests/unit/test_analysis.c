@@ -217,3 +217,26 @@ Test(analysis, loop_trip_counts)
 	cr_assert_eq(r->loops[0].depth, 1);
 	done(&a);
 }
+
+/* Affine arithmetic wraps modulo 2^64 like PTX's 64-bit integer
+ * instructions (fuzz_annot found a signed overflow, undefined in C, when a
+ * CUDA index folded to a huge constant was scaled by the element size). */
+Test(analysis, affine_arithmetic_wraps)
+{
+	struct px_func_analysis an = {0};
+	struct px_arena *ar = px_arena_new();
+	uint32_t x = px_aff_new_atom(&an, ar, PX_ATOM_OPAQUE, false, 0, 0, 1);
+	struct px_aff big = px_aff_add(&an, ar, px_aff_term(x, INT64_MAX / 3 + 1), px_aff_const(INT64_MAX / 3 + 1), 1);
+	struct px_aff m = px_aff_mul(&an, ar, big, px_aff_const(4));
+	cr_assert(m.known);
+	cr_assert_eq(m.c, (int64_t)((uint64_t)(INT64_MAX / 3 + 1) * 4u));
+	cr_assert_eq(m.nterms, 1);
+	cr_assert_eq(m.t[0].coef, m.c);
+	struct px_aff s = px_aff_add(&an, ar, px_aff_const(INT64_MAX), px_aff_const(1), 1);
+	cr_assert_eq(s.c, INT64_MIN);
+	struct px_aff q = px_aff_quasi(&an, ar, PX_Q_DIV, px_aff_const(INT64_MIN), -1);
+	cr_assert_eq(q.c, INT64_MIN);
+	q = px_aff_quasi(&an, ar, PX_Q_REM, px_aff_const(INT64_MIN), -1);
+	cr_assert_eq(q.c, 0);
+	px_arena_delete(ar);
+}
