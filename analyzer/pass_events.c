@@ -58,6 +58,25 @@ static bool is_cta_barrier(const struct px_insn *in)
 	return true;
 }
 
+/* A CTA barrier with an explicit thread count other than the block's own
+ * (bar.sync a, b / barrier.sync a, b; bar.red's b): only b threads take part
+ * (PTX ISA, "Parallel Synchronization and Communication Instructions: bar,
+ * barrier"), so partial participation is the point (named barriers between
+ * producer and consumer warps, or two sites of one barrier id that the warps
+ * reach from either side of a branch). Whether the arrivals add up is the
+ * simulation's question (lint's deadlock rule), not this per-site check's. */
+static bool const_operand(const struct px_func *f, const struct px_operand *o, int64_t *v);
+
+static bool partial_count(const struct px_func *f, const struct px_insn *in)
+{
+	bool red = in->mods & PX_MOD_RED;   /* bar.red d, a, b, c; bar.sync a, b */
+	if (in->nopnds < (red ? 4 : 2))
+		return false;
+	const uint32_t *blk = f->an->block;
+	int64_t v;
+	return !const_operand(f, &in->opnds[red ? 2 : 1], &v) || v != (int64_t)blk[0] * blk[1] * blk[2];
+}
+
 /* Any conditional branch on the dominator chain (or the guard) divergent? */
 static bool under_divergent(const struct px_func *f, const struct px_insn *in)
 {
@@ -122,6 +141,30 @@ static void barrier_event(struct px_module *m, struct px_func *f, struct px_resu
 	bool known;
 	px_reach_masks(f, i, true, NULL, NULL, masks, &known);
 	uint32_t nw = px_block_warps(an->block), reach = 0, partial = 0, none = 0;
+	/* Sites of the same barrier id reached by disjoint threads are the two
+	 * arms of one barrier (`if (c) bar.sync 1; else bar.sync 1;`): their
+	 * threads meet. A site some of the same threads also reach comes before
+	 * or after this one, and is another barrier. */
+	int64_t id, other;
+	if (in->nopnds && const_operand(f, &in->opnds[(in->mods & PX_MOD_RED) ? 1 : 0], &id)) {
+		uint32_t *mine = xmalloc(2 * (nw + 1) * sizeof *mine), *more = mine + nw + 1;
+		memcpy(mine, masks, nw * sizeof *mine);
+		for (uint32_t j = 0; j < f->ninsns; j++) {
+			const struct px_insn *o = &f->insns[j];
+			if (j == i || !is_cta_barrier(o) || partial_count(f, o) || !o->nopnds ||
+			    !const_operand(f, &o->opnds[(o->mods & PX_MOD_RED) ? 1 : 0], &other) || other != id)
+				continue;
+			bool k2, disjoint = true;
+			px_reach_masks(f, j, true, NULL, NULL, more, &k2);
+			for (uint32_t w = 0; w < nw; w++)
+				disjoint = disjoint && !(mine[w] & more[w]);
+			if (!disjoint || !k2)
+				continue;
+			for (uint32_t w = 0; w < nw; w++)
+				masks[w] |= more[w];
+		}
+		free(mine);
+	}
 	int32_t wpart = -1;
 	for (uint32_t w = 0; w < nw; w++) {
 		uint32_t full = exist_mask(an, w);
@@ -381,7 +424,7 @@ void fill_events(struct px_module *m, struct px_func *f)
 		for (uint32_t i = bb->first; i < bb->end; i++) {
 			const struct px_insn *in = &f->insns[i];
 			unsigned fl = px_opcode_flags(in->op);
-			if (is_cta_barrier(in))
+			if (is_cta_barrier(in) && !partial_count(f, in))
 				barrier_event(m, f, res, i, masks);
 			if ((in->op == PX_OP_SHFL || in->op == PX_OP_VOTE) && !(in->mods & PX_MOD_SYNC))
 				push(m, res, in, PX_EV_LEGACY_WARP)->certain = true;
