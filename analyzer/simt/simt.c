@@ -427,10 +427,14 @@ static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 	fr->mask = mask;
 }
 
-static void settle(struct sim_warp *w)
+static void settle(const struct sim *s, struct sim_warp *w)
 {
 	while (w->nstk) {
 		struct sim_frame *t = &w->stk[w->nstk - 1];
+		/* lanes that run past the last instruction (a branch to a label
+		 * at the end of the body, a body without ret) leave the kernel */
+		if (t->pc != UINT32_MAX && t->pc >= s->nins)
+			w->exited |= t->mask;
 		if ((t->mask & ~w->exited) == 0 || t->pc == t->rpc || t->pc == UINT32_MAX)
 			w->nstk--;
 		else
@@ -600,7 +604,7 @@ static void run_free(struct sim *s, struct sim_warp *w)
 	top->pc = pc + 1;
 	if (top->pc >= s->nins)
 		w->exited |= active;
-	settle(w);
+	settle(s, w);
 	if (w->state == W_DONE)
 		check_barrier(s);
 }
@@ -648,7 +652,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			uint32_t nt = active & ~taken;
 			push(w, si->target, rpc, taken);
 			push(w, pc + 1, rpc, nt);
-			settle(w);
+			settle(s, w);
 			goto timing;
 		}
 		break;
@@ -659,7 +663,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			sim_guess(s, pc);
 		w->exited |= g;
 		top->pc = next;
-		settle(w);
+		settle(s, w);
 		goto timing;
 	}
 	case PX_OP_BAR: case PX_OP_BARRIER: {
@@ -727,7 +731,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	top->pc = next;
 	if (next >= s->nins)
 		w->exited |= active;
-	settle(w);
+	settle(s, w);
 timing:
 	if (w->state == W_DONE)
 		check_barrier(s);
@@ -930,7 +934,7 @@ static void run(struct sim *s)
 					if (w->done[tpc]) {
 						w->done[tpc] = 0;
 						w->stk[w->nstk - 1].pc++;
-						settle(w);
+						settle(s, w);
 					} else if (s->ins[tpc].free) {
 						run_free(s, w);
 					} else {
