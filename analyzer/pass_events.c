@@ -67,6 +67,15 @@ static bool is_cta_barrier(const struct px_insn *in)
  * simulation's question (lint's deadlock rule), not this per-site check's. */
 static bool const_operand(const struct px_func *f, const struct px_operand *o, int64_t *v);
 
+/* The operand naming a CTA barrier's id: bar.red d, a, b, c names it in a,
+ * bar.sync a, b and barrier.sync a, b in the first (PTX ISA, "bar,
+ * barrier"). NULL when the instruction has no such operand. */
+static const struct px_operand *barrier_id(const struct px_insn *in)
+{
+	uint32_t k = (in->mods & PX_MOD_RED) ? 1 : 0;
+	return k < in->nopnds ? &in->opnds[k] : NULL;
+}
+
 static bool partial_count(const struct px_func *f, const struct px_insn *in)
 {
 	bool red = in->mods & PX_MOD_RED;   /* bar.red d, a, b, c; bar.sync a, b */
@@ -146,13 +155,15 @@ static void barrier_event(struct px_module *m, struct px_func *f, struct px_resu
 	 * threads meet. A site some of the same threads also reach comes before
 	 * or after this one, and is another barrier. */
 	int64_t id, other;
-	if (in->nopnds && const_operand(f, &in->opnds[(in->mods & PX_MOD_RED) ? 1 : 0], &id)) {
+	const struct px_operand *idop = barrier_id(in);
+	if (idop && const_operand(f, idop, &id)) {
 		uint32_t *mine = xmalloc(2 * (nw + 1) * sizeof *mine), *more = mine + nw + 1;
 		memcpy(mine, masks, nw * sizeof *mine);
 		for (uint32_t j = 0; j < f->ninsns; j++) {
 			const struct px_insn *o = &f->insns[j];
-			if (j == i || !is_cta_barrier(o) || partial_count(f, o) || !o->nopnds ||
-			    !const_operand(f, &o->opnds[(o->mods & PX_MOD_RED) ? 1 : 0], &other) || other != id)
+			const struct px_operand *oid = barrier_id(o);
+			if (j == i || !is_cta_barrier(o) || partial_count(f, o) || !oid ||
+			    !const_operand(f, oid, &other) || other != id)
 				continue;
 			bool k2, disjoint = true;
 			px_reach_masks(f, j, true, NULL, NULL, more, &k2);
