@@ -492,11 +492,13 @@ bool px_pipeline_run(struct px_module *m, struct px_diags *diags, bool verify);
 /* The same for one function (see pipeline.c for what it requires). */
 bool px_pipeline_run_func(struct px_module *m, struct px_func *f, struct px_diags *diags,
                           bool verify);
-/* Only the passes of one stage, in order (verify: as above, assuming the
- * earlier stages have run; ignored for PX_STAGE_POST, which runs without a
- * body). px_pipeline_run_func == PRE, LOCAL, POST. */
+/* Only the passes of one stage that are in want (enum px_pass bits; ~0u
+ * for all) or that those need, in order (verify: as above, assuming the
+ * earlier stages have run with the same want; ignored for PX_STAGE_POST,
+ * which runs without a body). px_pipeline_run_func == PRE, LOCAL, POST
+ * with ~0u. */
 bool px_pipeline_run_stage(struct px_module *m, struct px_func *f, struct px_diags *diags,
-                           bool verify, enum px_stage stage);
+                           bool verify, enum px_stage stage, unsigned want);
 /* Only the passes in want (enum px_pass bits) and those they need. */
 bool px_pipeline_run_passes(struct px_module *m, struct px_func *f, unsigned want,
                             struct px_diags *diags, bool verify);

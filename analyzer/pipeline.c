@@ -146,27 +146,41 @@ const struct px_pass_info *px_pass_find(const char *name)
 	return NULL;
 }
 
+/* The closure of want (enum px_pass bits) under the passes' needs (the
+ * table lists a pass after its needs). */
+static unsigned closure(unsigned want)
+{
+	for (size_t k = PX_COUNTOF(passes); k-- > 0;)
+		if (want & passes[k].bit)
+			want |= passes[k].needs;
+	return want;
+}
+
 /* Requires: f has a parsed body in m (the module may still be being parsed:
  * m->funcs and m->vars then hold what precedes f's end, which is all f's
- * code may name) and the stages before `stage` have run; PX_STAGE_POST
- * needs no body (and verifies nothing).
- * Fills: what the passes of that stage fill. Returns false when the
- * verifier found a broken invariant (reported in diags). */
+ * code may name) and the stages before `stage` have run with the same
+ * want; PX_STAGE_POST needs no body (and verifies nothing).
+ * Fills: what the passes of that stage in want (enum px_pass bits; the
+ * passes they need included) fill. Returns false when the verifier found a
+ * broken invariant (reported in diags). */
 bool px_pipeline_run_stage(struct px_module *m, struct px_func *f, struct px_diags *diags,
-                           bool verify, enum px_stage stage)
+                           bool verify, enum px_stage stage, unsigned want)
 {
 #ifdef PX_DEBUG
 	verify = true;  /* debug builds always check the IR between passes */
 #endif
 	if (stage == PX_STAGE_POST)
 		verify = false;
+	want = closure(want);
 	unsigned done = 0;
 	size_t k = 0;
 	for (; k < PX_COUNTOF(passes) && passes[k].stage < stage; k++)
-		done |= passes[k].bit;
+		done |= passes[k].bit & want;
 	if (verify && !px_ir_verify(m, f, done, diags))
 		return false;  /* the passes assume the parser's invariants */
 	for (; k < PX_COUNTOF(passes) && passes[k].stage == stage; k++) {
+		if (!(want & passes[k].bit))
+			continue;
 		passes[k].run(m, f, diags);
 		done |= passes[k].bit;
 		if (verify && !px_ir_verify(m, f, done, diags))
@@ -185,10 +199,7 @@ bool px_pipeline_run_passes(struct px_module *m, struct px_func *f, unsigned wan
 #ifdef PX_DEBUG
 	verify = true;  /* debug builds always check the IR between passes */
 #endif
-	/* the closure of want under needs (the table lists a pass after its needs) */
-	for (size_t k = PX_COUNTOF(passes); k-- > 0;)
-		if (want & passes[k].bit)
-			want |= passes[k].needs;
+	want = closure(want);
 	unsigned done = 0;
 	if (verify && !px_ir_verify(m, f, done, diags))
 		return false;  /* the passes assume the parser's invariants */

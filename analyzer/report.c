@@ -76,6 +76,13 @@ static void dump_function(const char *dump, struct px_buf *out, const struct px_
 	}
 }
 
+/* The passes to run: all but those the caller never reads (a dump may
+ * name any pass, so --dump runs them all). */
+static unsigned wanted(const struct px_report_options *opt)
+{
+	return opt->dump ? ~0u : ~opt->skip_passes;
+}
+
 /* The per-function step: runs the pipeline over f, keeps what the report
  * needs from its body, then drops the body (a no-op unless the parser gave
  * it an arena of its own). Called in file order for every function with a
@@ -86,7 +93,7 @@ static void on_function(void *vctx, struct px_module *m, uint32_t fi)
 	struct report_ctx *c = vctx;
 	struct px_func *f = &m->funcs[fi];
 	m->launch = &c->launch;
-	if (!px_pipeline_run_func(m, f, c->diags, c->verify))
+	if (!px_pipeline_run_passes(m, f, wanted(c->opt), c->diags, c->verify))
 		c->failed = true;
 	if (c->opt->dump)
 		dump_function(c->opt->dump, &c->rep->dump, m, f);
@@ -186,7 +193,7 @@ static void fn_run(struct px_task *t, unsigned slot)
 				pc->arenas[slot] = px_arena_new();
 			it->view.arena = pc->arenas[slot];
 			if (!px_pipeline_run_stage(&it->view, &it->f, &it->diags, pc->c->verify,
-			                           PX_STAGE_LOCAL))
+			                           PX_STAGE_LOCAL, wanted(pc->c->opt)))
 				it->failed = true;
 			it->view.arena = NULL;
 			if (it->f.is_entry) {
@@ -236,7 +243,7 @@ static void commit(struct par_ctx *pc, struct px_module *m, struct fn_task *ft)
 		struct px_func *f = &m->funcs[it->fi];
 		*f = it->f;
 		if (!it->skip)
-			px_pipeline_run_stage(m, f, &it->diags, c->verify, PX_STAGE_POST);
+			px_pipeline_run_stage(m, f, &it->diags, c->verify, PX_STAGE_POST, wanted(c->opt));
 		for (size_t k = 0; k < it->diags.n; k++) {
 			const struct px_diag *g = &it->diags.items[k];
 			px_diag_add(c->diags, g->severity, g->file, g->line, g->column, g->rule, "%s",
@@ -316,7 +323,8 @@ static void on_function_par(void *vctx, struct px_module *m, uint32_t fi)
 	struct fn_item *it = PX_VEC_PUSH(ft->items, ft->n, ft->cap);
 	memset(it, 0, sizeof *it);
 	it->fi = fi;
-	it->skip = !px_pipeline_run_stage(m, f, &it->diags, pc->c->verify, PX_STAGE_PRE);
+	it->skip = !px_pipeline_run_stage(m, f, &it->diags, pc->c->verify, PX_STAGE_PRE,
+	                                  wanted(pc->c->opt));
 	it->failed = it->skip;
 	if (f->body_arena)
 		ft->bytes += px_arena_footprint(f->body_arena);

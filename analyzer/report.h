@@ -32,6 +32,9 @@ struct px_report_options {
 	const struct px_task *task; /* the pool task the caller runs in, or NULL */
 	size_t batch_bytes;         /* functions per task: until their bodies hold this
 	                             * many bytes (0 = report.c's default; tests use 1) */
+	unsigned skip_passes;       /* enum px_pass bits of passes whose results the caller
+	                             * never reads (not run unless another pass needs them,
+	                             * or --dump is given); 0 = run every pass */
 };
 
 /* Results parsed from `ptxas -v` for one kernel. */

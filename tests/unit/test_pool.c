@@ -134,9 +134,10 @@ static const char src[] =
 	"{\n.param .b32 a0;\n.param .b32 r0;\nst.param.b32 [a0], %r0;\n"
 	"call (r0), late, (a0);\nld.param.b32 %r4, [r0];\n}\nret;\n}\n";
 
-static void report(struct px_pool *pool, size_t batch, struct px_file_report *rep)
+static void report_skip(struct px_pool *pool, size_t batch, unsigned skip,
+                        struct px_file_report *rep)
 {
-	struct px_report_options opt = {.pool = pool, .batch_bytes = batch};
+	struct px_report_options opt = {.pool = pool, .batch_bytes = batch, .skip_passes = skip};
 	struct px_diags d = {0};
 	size_t n = strlen(src);
 	char *text = xmalloc(n + 1);
@@ -144,6 +145,11 @@ static void report(struct px_pool *pool, size_t batch, struct px_file_report *re
 	cr_assert(px_report_file("t.ptx", text, n, &opt, rep, &d));
 	cr_assert_eq(d.n, 0);
 	px_diags_free(&d);
+}
+
+static void report(struct px_pool *pool, size_t batch, struct px_file_report *rep)
+{
+	report_skip(pool, batch, 0, rep);
 }
 
 static void same_reports(const struct px_file_report *a, const struct px_file_report *b)
@@ -177,6 +183,28 @@ Test(pool, report_equals_one_at_a_time)
 	cr_assert_gt(a.kernels[1].reg_estimate, a.kernels[2].reg_estimate);
 	cr_assert_eq(a.kernels[0].shared_static_bytes, 512);
 	cr_assert_eq(a.kernels[1].shared_static_bytes, 256);
+	px_file_report_free(&a);
+	px_file_report_free(&b);
+	px_file_report_free(&c);
+	px_pool_delete(pool);
+}
+
+/* skip_passes: the events pass (what only lint reads) is not run, one at a
+ * time or on the pool; everything the report prints stays the same. */
+Test(pool, report_skips_passes)
+{
+	struct px_pool *pool = px_pool_new(2);
+	struct px_file_report a, b, c;
+	report(NULL, 0, &a);
+	report_skip(NULL, 0, PX_PASS_EVENTS, &b);
+	report_skip(pool, 1, PX_PASS_EVENTS, &c);
+	same_reports(&a, &b);
+	same_reports(&a, &c);
+	/* k1's bar.sync is skipped by the threads with tid.x < 8 */
+	cr_assert_geq(a.kernels[0].res->nev, 1);
+	cr_assert_eq(a.kernels[0].res->ev[0].kind, PX_EV_DIVERGENT_BARRIER);
+	cr_assert_eq(b.kernels[0].res->nev, 0);
+	cr_assert_eq(c.kernels[0].res->nev, 0);
 	px_file_report_free(&a);
 	px_file_report_free(&b);
 	px_file_report_free(&c);
