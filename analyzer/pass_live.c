@@ -1,8 +1,11 @@
 /* pass_live.c: fill_live, register liveness, register pressure and the
  * estimate of the register count ptxas reports.
  *
- * Liveness: classic backward dataflow over blocks with bitsets (one bit per
- * register id, 64-bit words), solved with a worklist seeded in post-order:
+ * Liveness: classic backward dataflow over blocks with bitsets (64-bit
+ * words; one bit per "global" register, one that some block reads before
+ * writing it, since no other register is ever live at a block boundary;
+ * the results are stored one bit per register id), solved with a worklist
+ * seeded in post-order:
  *   live_in(b)  = use(b) | (live_out(b) & ~kill(b))
  *   live_out(b) = union of live_in(s) over the successors s
  * use(b) are the registers read before any unguarded write in b; kill(b) the
@@ -63,8 +66,9 @@
  * SR_CgaCtaId (MOV 0x400; S2R; LEA), which is why sm_90 counts run higher;
  * that belongs in the arch table once the passes receive one.
  *
- * Cost: O(iterations * blocks * nregs / 64) for the dataflow (a few
- * iterations for structured code) plus one linear walk of the instructions. */
+ * Cost: O(iterations * blocks * global registers / 64) for the dataflow (a
+ * few iterations for structured code), O(blocks * nregs / 64) to store the
+ * sets, plus a few linear walks of the instructions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,26 +167,96 @@ static inline void bit_clr(uint64_t *s, uint32_t r)
 	s[r >> 6] &= ~((uint64_t)1 << (r & 63));
 }
 
-static uint32_t get_ops(const struct px_func *f, const struct px_insn *in, bool defs,
-                        int32_t *out)
+/* Each instruction's register defs and uses as the passes below read them:
+ * at most MAXOPS of each, ids outside 0..nregs-1 dropped (the verifier
+ * reports them). Normally fill_operands' own table (no copy); a filtered
+ * copy only when some instruction needs capping or filtering. */
+struct ops_table {
+	const uint32_t *start;      /* insn i: defs at regs[start[i] ..], ndefs[i] of them, */
+	const uint16_t *ndefs;      /* then its uses up to regs[start[i + 1]] */
+	const int32_t *regs;
+	uint32_t *own_start;        /* the filtered copy (malloc), or NULL */
+	uint16_t *own_ndefs;
+	int32_t *own_regs;
+};
+
+static void ops_init(const struct px_func *f, struct ops_table *t)
 {
-	uint32_t n;
-	const int32_t *ops = defs ? px_func_defs(f, (uint32_t)(in - f->insns), &n)
-	                          : px_func_uses(f, (uint32_t)(in - f->insns), &n);
-	if (n > MAXOPS)
-		n = MAXOPS;
-	/* drop ids the IR should never hold (the verifier reports them) */
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (ops[i] >= 0 && (uint32_t)ops[i] < f->nregs)
-			out[k++] = ops[i];
-	return k;
+	memset(t, 0, sizeof *t);
+	bool clean = true;
+	for (uint32_t i = 0; i < f->ninsns && clean; i++) {
+		uint32_t a = f->op_start[i], e = f->op_start[i + 1], nd = f->op_ndefs[i];
+		clean = nd <= MAXOPS && e - a - nd <= MAXOPS;
+		for (uint32_t k = a; k < e && clean; k++)
+			clean = f->op_regs[k] >= 0 && (uint32_t)f->op_regs[k] < f->nregs;
+	}
+	if (clean) {
+		t->start = f->op_start;
+		t->ndefs = f->op_ndefs;
+		t->regs = f->op_regs;
+		return;
+	}
+	t->own_start = xmalloc((f->ninsns + 1) * sizeof *t->own_start);
+	t->own_ndefs = xmalloc((f->ninsns + 1) * sizeof *t->own_ndefs);
+	t->own_regs = xmalloc((f->op_start[f->ninsns] + 1) * sizeof *t->own_regs);
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		t->own_start[i] = total;
+		for (int defs = 1; defs >= 0; defs--) {
+			uint32_t n;
+			const int32_t *ops = defs ? px_func_defs(f, i, &n) : px_func_uses(f, i, &n);
+			if (n > MAXOPS)
+				n = MAXOPS;
+			uint32_t k0 = total;
+			for (uint32_t k = 0; k < n; k++)
+				if (ops[k] >= 0 && (uint32_t)ops[k] < f->nregs)
+					t->own_regs[total++] = ops[k];
+			if (defs)
+				t->own_ndefs[i] = (uint16_t)(total - k0);
+		}
+	}
+	t->own_start[f->ninsns] = total;
+	t->start = t->own_start;
+	t->ndefs = t->own_ndefs;
+	t->regs = t->own_regs;
 }
 
+static void ops_free(struct ops_table *t)
+{
+	free(t->own_start);
+	free(t->own_ndefs);
+	free(t->own_regs);
+}
+
+/* Insn i's register defs (*n of them). */
+static inline const int32_t *defs_of(const struct ops_table *t, uint32_t i, uint32_t *n)
+{
+	*n = t->ndefs[i];
+	return t->regs + t->start[i];
+}
+
+/* Insn i's register uses (*n of them). */
+static inline const int32_t *uses_of(const struct ops_table *t, uint32_t i, uint32_t *n)
+{
+	*n = t->start[i + 1] - t->start[i] - t->ndefs[i];
+	return t->regs + t->start[i] + t->ndefs[i];
+}
+
+/* The dataflow runs over the "global" registers only: those some block
+ * reads before any unguarded write of its own (upward-exposed uses). Every
+ * live set is a union of such uses, so no other register is ever live at a
+ * block boundary; nor does whether one was defined on entry change the
+ * walk (walk_pressure), so the forward sets skip them too. On the CCCL
+ * corpus this is a small part of the registers, and the sets shrink with it. */
 struct live_state {
-	uint32_t W;                 /* words per set */
-	uint64_t *use, *kill;       /* per block, W words each (malloc) */
-	uint64_t *defin, *defout;   /* forward "may be defined" sets */
+	struct ops_table ops;
+	uint32_t W;                 /* words per full set (one bit per register id) */
+	uint32_t G, WG;             /* global registers, words per compact set */
+	int32_t *gidx;              /* per register: its bit in the compact sets, or -1 */
+	uint32_t *glist;            /* per compact bit: the register (ascending) */
+	uint64_t *use, *kill;       /* per block, WG words each (malloc) */
+	uint64_t *livein, *liveout; /* plain liveness, per block, compact */
+	uint64_t *defin, *defout;   /* forward "may be defined" sets, compact */
 	uint32_t *units;            /* per register */
 	uint32_t *wunits;           /* per class (indexed by its register id), tenths,
 	                             * weighted for the estimate */
@@ -191,40 +265,71 @@ struct live_state {
 	bool *pred;                 /* per register: a predicate */
 };
 
-/* Requires: f->blocks. Fills s->use/kill (backward) and a block's "writes"
- * into defout (all writes, guarded or not). */
-static void local_sets(const struct px_func *f, struct live_state *s)
+/* Requires: f->blocks, s->ops. Fills s->gidx, glist, G, WG. */
+static void find_globals(const struct px_func *f, struct live_state *s)
 {
-	int32_t ops[MAXOPS];
+	uint32_t *killed = xmalloc((f->nregs + 1) * sizeof *killed);  /* block of the last unguarded write */
+	for (uint32_t r = 0; r < f->nregs; r++) {
+		killed[r] = UINT32_MAX;
+		s->gidx[r] = -1;
+	}
 	for (uint32_t b = 0; b < f->nblocks; b++) {
 		const struct px_block *bl = &f->blocks[b];
-		uint64_t *use = s->use + (size_t)b * s->W, *kill = s->kill + (size_t)b * s->W;
-		uint64_t *gen = s->defout + (size_t)b * s->W;
+		for (uint32_t i = bl->first; i < bl->end; i++) {
+			uint32_t nu, nd;
+			const int32_t *u = uses_of(&s->ops, i, &nu), *d = defs_of(&s->ops, i, &nd);
+			for (uint32_t k = 0; k < nu; k++)
+				if (killed[u[k]] != b)
+					s->gidx[u[k]] = 0;
+			if (f->insns[i].guard < 0)
+				for (uint32_t k = 0; k < nd; k++)
+					killed[d[k]] = b;
+		}
+	}
+	free(killed);
+	s->G = 0;
+	for (uint32_t r = 0; r < f->nregs; r++)
+		if (s->gidx[r] == 0) {
+			s->gidx[r] = (int32_t)s->G;
+			s->glist[s->G++] = r;
+		}
+	s->WG = (s->G + 63) / 64;
+}
+
+/* Requires: find_globals. Fills s->use/kill (backward) and a block's
+ * "writes" into defout (all writes, guarded or not), compact. */
+static void local_sets(const struct px_func *f, struct live_state *s)
+{
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		const struct px_block *bl = &f->blocks[b];
+		uint64_t *use = s->use + (size_t)b * s->WG, *kill = s->kill + (size_t)b * s->WG;
+		uint64_t *gen = s->defout + (size_t)b * s->WG;
 		for (uint32_t i = bl->end; i-- > bl->first;) {
 			const struct px_insn *in = &f->insns[i];
-			uint32_t nd = get_ops(f, in, true, ops);
+			uint32_t nd, nu;
+			const int32_t *ops = defs_of(&s->ops, i, &nd);
 			for (uint32_t k = 0; k < nd; k++) {
-				bit_set(gen, (uint32_t)ops[k]);
+				int32_t g = s->gidx[ops[k]];
+				if (g < 0)
+					continue;
+				bit_set(gen, (uint32_t)g);
 				if (in->guard < 0) {
-					bit_set(kill, (uint32_t)ops[k]);
-					bit_clr(use, (uint32_t)ops[k]);
+					bit_set(kill, (uint32_t)g);
+					bit_clr(use, (uint32_t)g);
 				}
 			}
-			uint32_t nu = get_ops(f, in, false, ops);
+			ops = uses_of(&s->ops, i, &nu);
 			for (uint32_t k = 0; k < nu; k++)
-				bit_set(use, (uint32_t)ops[k]);
+				if (s->gidx[ops[k]] >= 0)
+					bit_set(use, (uint32_t)s->gidx[ops[k]]);
 		}
 	}
 }
 
-/* Requires: local_sets. Fills live_in/live_out (arena) with plain liveness. */
-static void solve_live(struct px_module *m, struct px_func *f, struct live_state *s)
+/* Requires: local_sets. Fills s->livein/liveout with plain liveness. */
+static void solve_live(const struct px_func *f, struct live_state *s)
 {
-	uint32_t n = f->nblocks, W = s->W;
-	for (uint32_t b = 0; b < n; b++) {
-		f->blocks[b].live_in = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
-		f->blocks[b].live_out = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
-	}
+	uint32_t n = f->nblocks, W = s->WG;
 	/* worklist: reachable blocks in post-order first, then the unreachable */
 	uint32_t *work = xmalloc((n + 1) * sizeof *work);
 	bool *queued = xcalloc(n, sizeof *queued);
@@ -244,11 +349,11 @@ static void solve_live(struct px_module *m, struct px_func *f, struct live_state
 		head = (head + 1) % cap;
 		count--;
 		queued[b] = false;
-		struct px_block *bl = &f->blocks[b];
-		uint64_t *out = bl->live_out, *in = bl->live_in;
+		const struct px_block *bl = &f->blocks[b];
+		uint64_t *out = s->liveout + (size_t)b * W, *in = s->livein + (size_t)b * W;
 		const uint64_t *use = s->use + (size_t)b * W, *kill = s->kill + (size_t)b * W;
 		for (uint32_t e = 0; e < bl->nsuccs; e++) {
-			const uint64_t *si = f->blocks[bl->succs[e]].live_in;
+			const uint64_t *si = s->livein + (size_t)bl->succs[e] * W;
 			for (uint32_t w = 0; w < W; w++)
 				out[w] |= si[w];
 		}
@@ -276,11 +381,12 @@ static void solve_live(struct px_module *m, struct px_func *f, struct live_state
 }
 
 /* Requires: local_sets (defout holds each block's own writes). Fills
- * defin/defout with "may have been written on some path from the entry". */
+ * defin/defout with "may have been written on some path from the entry"
+ * (compact: the global registers). */
 static void solve_defined(const struct px_func *f, struct live_state *s)
 {
-	uint32_t n = f->nblocks, W = s->W;
-	uint64_t *gen = xmalloc((size_t)n * W * sizeof *gen);
+	uint32_t n = f->nblocks, W = s->WG;
+	uint64_t *gen = xmalloc(((size_t)n * W + 1) * sizeof *gen);
 	memcpy(gen, s->defout, (size_t)n * W * sizeof *gen);
 	for (bool changed = true; changed;) {
 		changed = false;
@@ -303,6 +409,24 @@ static void solve_defined(const struct px_func *f, struct live_state *s)
 		}
 	}
 	free(gen);
+}
+
+/* Was r (maybe) written on some path to the start of the block whose
+ * compact defin set is din? Only a global register can be; for the others
+ * the walk's answer does not depend on it (see walk_pressure). */
+static inline bool defined_in(const struct live_state *s, const uint64_t *din, uint32_t r)
+{
+	return s->gidx[r] >= 0 && bit_get(din, (uint32_t)s->gidx[r]);
+}
+
+/* Sets full (s->W words, zeroed) to the registers of the compact set
+ * a & b (b NULL: a). */
+static void expand(const struct live_state *s, const uint64_t *a, const uint64_t *b,
+                   uint64_t *full)
+{
+	for (uint32_t w = 0; w < s->WG; w++)
+		for (uint64_t x = b ? a[w] & b[w] : a[w]; x; x &= x - 1)
+			bit_set(full, s->glist[w * 64 + (uint32_t)__builtin_ctzll(x)]);
 }
 
 struct pressure {
@@ -357,21 +481,21 @@ static void find_hoists(const struct px_func *f, const struct live_state *s,
                         const struct px_block *bl, uint32_t *lastdef,
                         uint32_t *hadd, uint32_t *hsub)
 {
-	int32_t ops[MAXOPS];
 	uint32_t fence = bl->first;  /* no load moves above this instruction */
 	uint32_t ncfence = bl->first;  /* nor a .nc load above this one */
 	for (uint32_t i = bl->first; i < bl->end; i++) {
 		const struct px_insn *in = &f->insns[i];
 		unsigned fl = px_opcode_flags((enum px_opcode)in->op);
-		uint32_t nd = get_ops(f, in, true, ops);
+		uint32_t nd;
+		const int32_t *ops = defs_of(&s->ops, i, &nd);
 		if (HOIST_WIN > 0 && (fl & PX_OPF_LOAD) && !(fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) &&
 		    in->space != PX_SPACE_PARAM && nd == 1) {
 			/* a read-only (.nc) load is not ordered against stores */
 			uint32_t e = (NC_PAST_STORES && (in->mods & PX_MOD_NC)) ? ncfence : fence;
 			if (i > bl->first + HOIST_WIN && i - HOIST_WIN > e)
 				e = i - HOIST_WIN;
-			int32_t uops[MAXOPS];
-			uint32_t nu = get_ops(f, in, false, uops);
+			uint32_t nu;
+			const int32_t *uops = uses_of(&s->ops, i, &nu);
 			for (uint32_t k = 0; k < nu; k++) {
 				uint32_t d = lastdef[uops[k]];
 				if (d != UINT32_MAX && d >= bl->first && d < i && d + 1 > e)
@@ -396,13 +520,12 @@ static void find_hoists(const struct px_func *f, const struct live_state *s,
  * reused for STORE_HOLD instructions (the store reads it late; SASS shows
  * the data registers of consecutive stores rotating). A stored value that
  * dies at the store is therefore live for STORE_HOLD more instructions in
- * its block: fills hadd/hsub as find_hoists does. seen: W scratch words. */
+ * its block: fills hadd/hsub as find_hoists does. seen: W scratch words
+ * holding the block's plain live_out (consumed). */
 static void find_store_holds(const struct px_func *f, const struct live_state *s,
                              const struct px_block *bl, uint64_t *seen,
                              uint32_t *hadd, uint32_t *hsub)
 {
-	int32_t ops[MAXOPS];
-	memcpy(seen, bl->live_out, s->W * sizeof *seen);
 	for (uint32_t i = bl->end; i-- > bl->first;) {
 		const struct px_insn *in = &f->insns[i];
 		unsigned fl = px_opcode_flags((enum px_opcode)in->op);
@@ -421,25 +544,31 @@ static void find_store_holds(const struct px_func *f, const struct live_state *s
 				hsub[i + 1] += w;
 			}
 		}
-		uint32_t nu = get_ops(f, in, false, ops);
+		uint32_t nu;
+		const int32_t *ops = uses_of(&s->ops, i, &nu);
 		for (uint32_t k = 0; k < nu; k++)
 			bit_set(seen, (uint32_t)ops[k]);
 	}
 }
 
-/* Requires: live_in/live_out (plain liveness), defin. Intersects them with
- * "defined" and walks every block backward once. Fills the pressure. */
-static void walk_pressure(const struct px_func *f, const struct live_state *s,
+/* Requires: plain liveness and defin/defout (compact). Fills every block's
+ * live_in/live_out (arena, full sets) with live & defined and walks every
+ * block backward once. Fills the pressure.
+ * A register that is not global is never in live_out, and it is written
+ * (unguarded) before any read of it in its block, so whether it was
+ * defined on entry (defined_in answers false) changes nothing below: a
+ * read finds it written earlier in the block (firstw < i), and a guarded
+ * write finds it live only after such an earlier write. */
+static void walk_pressure(struct px_module *m, struct px_func *f, const struct live_state *s,
                           struct pressure *p)
 {
-	uint32_t W = s->W;
+	uint32_t W = s->W, WG = s->WG;
 	uint64_t *cur = xcalloc(W + 1, sizeof *cur);
 	/* first write of each register in the current block, for registers not
 	 * in defin: a register is "defined" before insn i iff i > firstw */
 	uint32_t *firstw = xmalloc((f->nregs + 1) * sizeof *firstw);
 	for (uint32_t r = 0; r < f->nregs; r++)
 		firstw[r] = UINT32_MAX;
-	int32_t ops[MAXOPS], uops[MAXOPS];
 	uint32_t *lastdef = xmalloc((f->nregs + 1) * sizeof *lastdef);
 	for (uint32_t r = 0; r < f->nregs; r++)
 		lastdef[r] = UINT32_MAX;
@@ -447,37 +576,37 @@ static void walk_pressure(const struct px_func *f, const struct live_state *s,
 	uint32_t *hsub = xcalloc(f->ninsns + 1, sizeof *hsub);
 	for (uint32_t b = 0; b < f->nblocks; b++) {
 		struct px_block *bl = &f->blocks[b];
+		const uint64_t *lin = s->livein + (size_t)b * WG, *lout = s->liveout + (size_t)b * WG;
+		const uint64_t *din = s->defin + (size_t)b * WG, *dout = s->defout + (size_t)b * WG;
 		find_hoists(f, s, bl, lastdef, hadd, hsub);
-		if (STORE_HOLD > 0)
+		if (STORE_HOLD > 0) {
+			memset(cur, 0, W * sizeof *cur);
+			expand(s, lout, NULL, cur);
 			find_store_holds(f, s, bl, cur, hadd, hsub);
-		uint32_t hoisted = 0;  /* weight of the hoisted loads in flight */
-		const uint64_t *din = s->defin + (size_t)b * W, *dout = s->defout + (size_t)b * W;
-		for (uint32_t w = 0; w < W; w++) {
-			bl->live_out[w] &= dout[w];
-			bl->live_in[w] &= din[w];
 		}
+		uint32_t hoisted = 0;  /* weight of the hoisted loads in flight */
+		bl->live_in = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
+		bl->live_out = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
+		expand(s, lin, din, bl->live_in);
+		expand(s, lout, dout, bl->live_out);
 		for (uint32_t i = bl->first; i < bl->end; i++) {
-			uint32_t nd = get_ops(f, &f->insns[i], true, ops);
+			uint32_t nd;
+			const int32_t *ops = defs_of(&s->ops, i, &nd);
 			for (uint32_t k = 0; k < nd; k++)
-				if (!bit_get(din, (uint32_t)ops[k]) && firstw[ops[k]] == UINT32_MAX)
+				if (!defined_in(s, din, (uint32_t)ops[k]) && firstw[ops[k]] == UINT32_MAX)
 					firstw[ops[k]] = i;
 		}
 		memset(cur, 0, W * sizeof *cur);
 		p->units = p->preds = p->wunits = 0;
-		for (uint32_t w = 0; w < W; w++) {
-			uint64_t x = bl->live_out[w];
-			while (x) {
-				uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(x);
-				x &= x - 1;
-				p_add(p, s, cur, r);
-			}
-		}
+		for (uint32_t w = 0; w < WG; w++)
+			for (uint64_t x = lout[w] & dout[w]; x; x &= x - 1)
+				p_add(p, s, cur, s->glist[w * 64 + (uint32_t)__builtin_ctzll(x)]);
 		if (bl->end == bl->first)
 			p_note(p, p->units, p->preds, p->wunits, bl->first);
 		for (uint32_t i = bl->end; i-- > bl->first;) {
 			const struct px_insn *in = &f->insns[i];
-			uint32_t nd = get_ops(f, in, true, ops);
-			uint32_t nu = get_ops(f, in, false, uops);
+			uint32_t nd, nu;
+			const int32_t *ops = defs_of(&s->ops, i, &nd), *uops = uses_of(&s->ops, i, &nu);
 			/* after the instruction, with its (possibly dead) results */
 			uint32_t au = p->units, ap = p->preds, aw = p->wunits;
 			for (uint32_t k = 0; k < nd; k++) {
@@ -502,20 +631,21 @@ static void walk_pressure(const struct px_func *f, const struct live_state *s,
 			 * register had a value before */
 			for (uint32_t k = 0; k < nd; k++) {
 				uint32_t r = (uint32_t)ops[k];
-				bool had = bit_get(din, r) || firstw[r] < i;
+				bool had = defined_in(s, din, r) || firstw[r] < i;
 				if (in->guard < 0 || !had)
 					p_del(p, s, cur, r);
 			}
 			for (uint32_t k = 0; k < nu; k++) {
 				uint32_t r = (uint32_t)uops[k];
-				if (bit_get(din, r) || firstw[r] < i)
+				if (defined_in(s, din, r) || firstw[r] < i)
 					p_add(p, s, cur, r);
 			}
 			p_note(p, p->units, p->preds, p->wunits + hoisted, i);
 			hoisted -= hsub[i];
 		}
 		for (uint32_t i = bl->first; i < bl->end; i++) {
-			uint32_t nd = get_ops(f, &f->insns[i], true, ops);
+			uint32_t nd;
+			const int32_t *ops = defs_of(&s->ops, i, &nd);
 			for (uint32_t k = 0; k < nd; k++)
 				firstw[ops[k]] = UINT32_MAX;
 		}
@@ -533,14 +663,14 @@ static void walk_pressure(const struct px_func *f, const struct live_state *s,
 /* Registers ptxas does not keep in a register of their own: every write is
  * a kernel parameter load (ptxas reads the constant bank directly), an
  * immediate or address move, or a cvta of such a value. Fills free[r]. */
-static void find_free(const struct px_func *f, bool *free_)
+static void find_free(const struct px_func *f, const struct ops_table *t, bool *free_)
 {
 	uint8_t *st = xcalloc(f->nregs + 1, 1);  /* 0 unseen, 1 free so far, 2 not free */
-	int32_t ops[MAXOPS];
 	for (int round = 0; round < 2; round++)  /* cvta chains: two rounds suffice in practice */
 		for (uint32_t i = 0; i < f->ninsns; i++) {
 			const struct px_insn *in = &f->insns[i];
-			uint32_t nd = get_ops(f, in, true, ops);
+			uint32_t nd;
+			const int32_t *ops = defs_of(t, i, &nd);
 			if (nd == 0)
 				continue;
 			bool ok = nd == 1 && in->guard < 0;
@@ -609,14 +739,14 @@ static bool int_type(const struct px_insn *in)
 
 /* Requires: fill_cfg (rpo_order). Fills cls[r]: the lowest-numbered register
  * of r's class (r itself when alone). */
-static void find_classes(const struct px_func *f, uint32_t *cls)
+static void find_classes(const struct px_func *f, const struct ops_table *ot, uint32_t *cls)
 {
 	uint32_t n = f->nregs;
 	uint8_t *ndefs = xcalloc(n + 1, 1);
-	int32_t ops[MAXOPS];
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
-		uint32_t nd = get_ops(f, in, true, ops);
+		uint32_t nd;
+		const int32_t *ops = defs_of(ot, i, &nd);
 		for (uint32_t k = 0; k < nd; k++) {
 			uint32_t r = (uint32_t)ops[k];
 			unsigned add = (in->guard >= 0 || nd > 1) ? 2 : 1;
@@ -748,10 +878,16 @@ void fill_live(struct px_module *m, struct px_func *f)
 	if (n == 0)
 		return;
 	struct live_state s;
+	ops_init(f, &s.ops);
 	s.W = (f->nregs + 63) / 64;
-	size_t words = (size_t)n * s.W + 1;
+	s.gidx = xmalloc((f->nregs + 1) * sizeof *s.gidx);
+	s.glist = xmalloc((f->nregs + 1) * sizeof *s.glist);
+	find_globals(f, &s);
+	size_t words = (size_t)n * s.WG + 1;
 	s.use = xcalloc(words, sizeof(uint64_t));
 	s.kill = xcalloc(words, sizeof(uint64_t));
+	s.livein = xcalloc(words, sizeof(uint64_t));
+	s.liveout = xcalloc(words, sizeof(uint64_t));
 	s.defin = xcalloc(words, sizeof(uint64_t));
 	s.defout = xcalloc(words, sizeof(uint64_t));
 	s.units = xmalloc((f->nregs + 1) * sizeof *s.units);
@@ -762,10 +898,10 @@ void fill_live(struct px_module *m, struct px_func *f)
 		s.units[r] = px_reg_units(&f->regs[r]);
 	}
 	bool *fr = xcalloc(f->nregs + 1, 1);
-	find_free(f, fr);
+	find_free(f, &s.ops, fr);
 	s.cls = xmalloc((f->nregs + 1) * sizeof *s.cls);
 	s.ccount = xcalloc(f->nregs + 1, sizeof *s.ccount);
-	find_classes(f, s.cls);
+	find_classes(f, &s.ops, s.cls);
 	memset(s.wunits, 0, (f->nregs + 1) * sizeof *s.wunits);
 	for (uint32_t r = 0; r < f->nregs; r++) {  /* a class weighs as its heaviest member */
 		uint32_t w = s.units[r] * (fr[r] ? FREE_WEIGHT : 10);
@@ -774,17 +910,22 @@ void fill_live(struct px_module *m, struct px_func *f)
 	}
 	free(fr);
 	local_sets(f, &s);
-	solve_live(m, f, &s);
+	solve_live(f, &s);
 	solve_defined(f, &s);
 	struct pressure p = {0, 0, 0, 0, 0, 0, UINT32_MAX};
-	walk_pressure(f, &s, &p);
+	walk_pressure(m, f, &s, &p);
 	f->max_live = p.max_units;
 	f->max_live_pred = p.max_preds;
 	f->max_live_insn = f->ninsns ? p.at : UINT32_MAX;
 	f->reg_wpeak = p.max_wunits;
 	f->live_done = true;
+	ops_free(&s.ops);
+	free(s.gidx);
+	free(s.glist);
 	free(s.use);
 	free(s.kill);
+	free(s.livein);
+	free(s.liveout);
 	free(s.defin);
 	free(s.defout);
 	free(s.units);

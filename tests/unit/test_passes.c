@@ -378,6 +378,98 @@ Test(passes, liveness_around_back_edge)
 	irb_free(&b);
 }
 
+/* An instruction reading more than MAXOPS (64) registers (irb's vectors
+ * hold 32, so three nested ones): the liveness looks at its first 64 uses
+ * only (pass_live.c), here the address and %r0..%r62, so %r63..%r69 die
+ * where they are written. */
+Test(passes, liveness_caps_wide_operands)
+{
+	struct irb b = run(
+		".entry k\n"
+		".reg .u64 %rd0\n"
+		".reg .u32 %r<70>\n"
+		"ld.param.u64 %rd0, [k_param_0]\n"
+		"mov.u32 %r0, 0\n"
+		"mov.u32 %r1, 1\n"
+		"mov.u32 %r2, 2\n"
+		"mov.u32 %r3, 3\n"
+		"mov.u32 %r4, 4\n"
+		"mov.u32 %r5, 5\n"
+		"mov.u32 %r6, 6\n"
+		"mov.u32 %r7, 7\n"
+		"mov.u32 %r8, 8\n"
+		"mov.u32 %r9, 9\n"
+		"mov.u32 %r10, 10\n"
+		"mov.u32 %r11, 11\n"
+		"mov.u32 %r12, 12\n"
+		"mov.u32 %r13, 13\n"
+		"mov.u32 %r14, 14\n"
+		"mov.u32 %r15, 15\n"
+		"mov.u32 %r16, 16\n"
+		"mov.u32 %r17, 17\n"
+		"mov.u32 %r18, 18\n"
+		"mov.u32 %r19, 19\n"
+		"mov.u32 %r20, 20\n"
+		"mov.u32 %r21, 21\n"
+		"mov.u32 %r22, 22\n"
+		"mov.u32 %r23, 23\n"
+		"mov.u32 %r24, 24\n"
+		"mov.u32 %r25, 25\n"
+		"mov.u32 %r26, 26\n"
+		"mov.u32 %r27, 27\n"
+		"mov.u32 %r28, 28\n"
+		"mov.u32 %r29, 29\n"
+		"mov.u32 %r30, 30\n"
+		"mov.u32 %r31, 31\n"
+		"mov.u32 %r32, 32\n"
+		"mov.u32 %r33, 33\n"
+		"mov.u32 %r34, 34\n"
+		"mov.u32 %r35, 35\n"
+		"mov.u32 %r36, 36\n"
+		"mov.u32 %r37, 37\n"
+		"mov.u32 %r38, 38\n"
+		"mov.u32 %r39, 39\n"
+		"mov.u32 %r40, 40\n"
+		"mov.u32 %r41, 41\n"
+		"mov.u32 %r42, 42\n"
+		"mov.u32 %r43, 43\n"
+		"mov.u32 %r44, 44\n"
+		"mov.u32 %r45, 45\n"
+		"mov.u32 %r46, 46\n"
+		"mov.u32 %r47, 47\n"
+		"mov.u32 %r48, 48\n"
+		"mov.u32 %r49, 49\n"
+		"mov.u32 %r50, 50\n"
+		"mov.u32 %r51, 51\n"
+		"mov.u32 %r52, 52\n"
+		"mov.u32 %r53, 53\n"
+		"mov.u32 %r54, 54\n"
+		"mov.u32 %r55, 55\n"
+		"mov.u32 %r56, 56\n"
+		"mov.u32 %r57, 57\n"
+		"mov.u32 %r58, 58\n"
+		"mov.u32 %r59, 59\n"
+		"mov.u32 %r60, 60\n"
+		"mov.u32 %r61, 61\n"
+		"mov.u32 %r62, 62\n"
+		"mov.u32 %r63, 63\n"
+		"mov.u32 %r64, 64\n"
+		"mov.u32 %r65, 65\n"
+		"mov.u32 %r66, 66\n"
+		"mov.u32 %r67, 67\n"
+		"mov.u32 %r68, 68\n"
+		"mov.u32 %r69, 69\n"
+		"st.global.u32 [%rd0], {{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23, %r24, %r25, %r26, %r27, %r28, %r29, %r30, %r31}, "
+		"{%r32, %r33, %r34, %r35, %r36, %r37, %r38, %r39, %r40, %r41, %r42, %r43, %r44, %r45, %r46, %r47, %r48, %r49, %r50, %r51, %r52, %r53, %r54, %r55, %r56, %r57, %r58, %r59, %r60, %r61, %r62, %r63}, {%r64, %r65, %r66, %r67, %r68, %r69}}\n"
+		"ret\n");
+	struct px_func *f = &b.m->funcs[0];
+	cr_assert(irb_live(f->blocks[0].live_out, irb_reg(f, "%r0")) == false);
+	/* at the write of %r69: %rd0 (2 units), %r0..%r62 and the dead %r69 */
+	cr_assert_eq(f->max_live, 2 + 63 + 1);
+	cr_assert_eq(f->insns[f->max_live_insn].line, 4 + 64);
+	irb_free(&b);
+}
+
 Test(passes, predicated_def_does_not_kill)
 {
 	struct irb b = run(
