@@ -776,8 +776,12 @@ static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsi
  * in between; a load passes a store only of another state space (ptxas
  * does not move loads across stores it cannot prove apart). A branch over
  * a short region that ptxas if-converts does not stop it: the region's
- * instructions go with the lanes that run them. Free instructions on the way run at once. Returns true when it
- * issued one; else lowers *retry to the first cycle one could go. */
+ * instructions go with the lanes that run them, and a region that follows
+ * another's join is looked into too (stencil2d_loop's SASS issues the
+ * loads of `if (tx < 2)` and `if (ty < 2)` with the unconditional one,
+ * three LDG back to back). Free instructions on the way run at once.
+ * Returns true when it issued one; else lowers *retry to the first cycle
+ * one could go. */
 #define LOOKAHEAD 32
 /* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
 static unsigned mem_space_class(const struct sim_insn *c)
@@ -811,7 +815,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
 				for (uint32_t q = 0; q < nsd && !hazard; q++)
 					hazard = c->uses[u] == sd[q];
-			if (c->ifconv && k + 1 == end && !region_end) {
+			if (c->ifconv && k + 1 == end && k >= region_end) {
 				/* ptxas predicates the short region this branch skips
 				 * (simt_fuse.c): look on into it, with its lanes, and on
 				 * to the end of the block where it rejoins */

@@ -1138,6 +1138,28 @@ static uint64_t atom_apply(const struct sim_insn *si, unsigned t, uint64_t old, 
 	return 0;
 }
 
+/* Wavefronts of a shared load wider than 32 bits whose lanes come in pairs
+ * with one address (lane l and l^1 for every active lane, or l and l^2):
+ * shared memory returns one 32-bit register per lane per cycle (128 bytes),
+ * so an LDS.64/LDS.128 takes 2 or 4 wavefronts even without a bank
+ * conflict, and pairs that share an address halve that because the
+ * hardware packs their return registers (NVIDIA's answer in "Unexpected
+ * shared memory bank conflict", forums.developer.nvidia.com/t/77228: an
+ * LDS.128 drops from 4 requests to 2). gemm_loop's As[ty][k..k+3] is such
+ * an LDS.128 (the SASS's LDS.128 [R6+0x10]: lanes 0-15 share one address,
+ * 16-31 another); with 4 wavefronts the loop's 8 warps alone need 256 MIO
+ * cycles per iteration, more than the 270 measured for all of it. */
+static uint32_t packed_wavefronts(const int64_t *addrs, uint32_t mask, uint32_t wf)
+{
+	bool p1 = true, p2 = true;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		p1 &= !(mask >> (l ^ 1) & 1) || addrs[l] == addrs[l ^ 1];
+		p2 &= !(mask >> (l ^ 2) & 1) || addrs[l] == addrs[l ^ 2];
+	}
+	return p1 || p2 ? (wf + 1) / 2 : wf;
+}
+
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
 static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
@@ -1200,8 +1222,11 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	uint32_t bytes = eb * nvec;
 	if (spc == SP_SHARED) {
 		uint32_t wf = 1, ideal = 1;
+		uint32_t wide = bytes * (si->vecw ? si->vecw : 1);
 		if (known_mask)
-			px_warp_wavefronts(addrs, known_mask, bytes * (si->vecw ? si->vecw : 1), &wf, &ideal);
+			px_warp_wavefronts(addrs, known_mask, wide, &wf, &ideal);
+		if (is_ld && wide > 4 && wf > 1 && known_mask == mask)
+			wf = packed_wavefronts(addrs, mask, wf);
 		*occ = wf ? wf : 1;
 		*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
