@@ -23,7 +23,9 @@
  * and take the L1, L2 or DRAM latency from a cache of 128-byte lines this
  * block has touched (L1: loads without .cg; L2: any access; first touch:
  * DRAM). A bar.sync releases when every live warp waits at it, after the
- * table's barrier latency plus a cost per warp.
+ * table's barrier latency plus a cost per warp. A warp whose next
+ * instruction waits may issue later independent ones first, as ptxas's
+ * list scheduling and unrolling place them (issue_early).
  *
  * Unknown values (memory never written by the kernel, parameters without
  * --param, except 64-bit ones which get distinct synthetic addresses):
@@ -471,7 +473,7 @@ static void check_barrier(struct sim *s)
 		return;
 	if (!same) {
 		struct sim_warp *a = &s->w[first], *b = &s->w[other];
-		uint32_t pa = a->stk[a->nstk - 1].pc - 1, pb = b->stk[b->nstk - 1].pc - 1;
+		uint32_t pa = a->bar_pc, pb = b->bar_pc;
 		char t0[48], t1[48], l0[160], l1[160];
 		struct px_simt_violation *v = sim_violation(
 			s, PX_V_DEADLOCK, pa, a->id * 32, b->id * 32,
@@ -619,6 +621,36 @@ static void count_issue(struct sim *s, uint32_t b, uint32_t active)
 	}
 }
 
+/* Warp w arrives with lanes g at the block barrier pc (bar.sync, barrier,
+ * bar.red): checks that every live lane came (barrier-divergence) and
+ * makes the warp wait. False when no lane came (nothing waits). */
+static bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t g)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	uint32_t live = w->exists & ~w->exited;
+	if (g != live) {
+		uint32_t missing = live & ~g;
+		uint32_t tin = g ? w->id * 32 + (uint32_t)__builtin_ctz(g) : w->id * 32;
+		uint32_t tout = missing ? w->id * 32 + (uint32_t)__builtin_ctz(missing) : tin;
+		char t0[48], t1[48];
+		sim_violation(s, PX_V_BARRIER_DIVERGENCE, pc, tin, tout,
+		              "barrier reached by thread %s but not by thread %s of the same warp "
+		              "(active lanes 0x%08x of 0x%08x)", sim_thread(s, tin, t0), sim_thread(s, tout, t1), g, live);
+	}
+	if (!g)
+		return false;
+	w->bar_id = 0;
+	w->bar_pc = pc;
+	if (si->nop && si->op[0].kind == PX_OPND_IMM)
+		w->bar_id = (uint32_t)si->op[0].imm;
+	if (si->in->mods & PX_MOD_RED)
+		for (uint32_t d = 0; d < si->ndefs; d++)
+			w->unk[si->defs[d]] |= g;
+	w->state = W_BARRIER;
+	s->bar_arrived_warps++;
+	return true;
+}
+
 /* Issues the instruction at the top of w's stack. */
 static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 {
@@ -693,27 +725,9 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			sim_note(s, pc, "bar.arrive: producer/consumer barriers are not timed");
 			break;
 		}
-		uint32_t live = w->exists & ~w->exited;
-		if (g != live) {
-			uint32_t missing = live & ~g;
-			uint32_t tin = g ? w->id * 32 + (uint32_t)__builtin_ctz(g) : w->id * 32;
-			uint32_t tout = missing ? w->id * 32 + (uint32_t)__builtin_ctz(missing) : tin;
-			char t0[48], t1[48];
-			sim_violation(s, PX_V_BARRIER_DIVERGENCE, pc, tin, tout,
-			              "barrier reached by thread %s but not by thread %s of the same warp "
-			              "(active lanes 0x%08x of 0x%08x)", sim_thread(s, tin, t0), sim_thread(s, tout, t1), g, live);
-		}
-		if (!g)
+		if (!bar_arrive(s, w, pc, g))
 			break;
-		w->bar_id = 0;
-		if (si->nop && si->op[0].kind == PX_OPND_IMM)
-			w->bar_id = (uint32_t)si->op[0].imm;
-		if (in->mods & PX_MOD_RED)
-			for (uint32_t d = 0; d < si->ndefs; d++)
-				w->unk[si->defs[d]] |= g;
-		w->state = W_BARRIER;
 		top->pc = next;
-		s->bar_arrived_warps++;
 		lat = 0;
 		occ = s->occ[P_BAR];
 		goto timing_nofall;
@@ -780,8 +794,19 @@ static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsi
  * another's join is looked into too (stencil2d_loop's SASS issues the
  * loads of `if (tx < 2)` and `if (ty < 2)` with the unconditional one,
  * three LDG back to back). Free instructions on the way run at once.
- * Returns true when it issued one; else lowers *retry to the first cycle
- * one could go. */
+ * Nor does a block barrier: ptxas moves register-only instructions across
+ * BAR.SYNC both ways (gemm_loop's SASS computes the next tile's addresses
+ * and the loop counter before the BAR that ends an iteration and leaves
+ * the last FFMAs, which wait on the last LDS, after it, behind the next
+ * tile's LDGs; stencil2d_loop's does the same with its FADDs). So the
+ * lookahead passes one barrier to issue ready register-only instructions
+ * after it (memory operations stay behind it), and when nothing can issue
+ * and everything that waits before the barrier is register-only, the warp
+ * arrives at the barrier now and runs those instructions after it; a warp
+ * standing at a barrier looks past it in the same way first, and on
+ * through the back edge of an innermost loop (follow_back_edge). Returns true
+ * when it issued something; else lowers *retry to the first cycle one
+ * could go. */
 #define LOOKAHEAD 32
 /* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
 static unsigned mem_space_class(const struct sim_insn *c)
@@ -794,6 +819,59 @@ static unsigned mem_space_class(const struct sim_insn *c)
 	default: return 2;
 	}
 }
+/* bar.sync / barrier.sync of the whole block (not .red, .arrive, .warp) */
+static bool block_barrier(const struct sim_insn *c)
+{
+	return (c->in->op == PX_OP_BAR || c->in->op == PX_OP_BARRIER) &&
+	       !(c->in->mods & (PX_MOD_WARP | PX_MOD_ARRIVE | PX_MOD_RED)) && c->in->guard < 0;
+}
+
+/* computes on registers only: no memory, no control, no warp-wide or
+ * special-register operand (clock reads stay where they are) */
+static bool reg_only(const struct sim_insn *c)
+{
+	if (c->flags & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL |
+	                PX_OPF_BARRIER | PX_OPF_WARP) ||
+	    c->pipe == P_SHFL || c->pipe == P_BAR || c->pipe == P_BRANCH || c->pipe == P_GLOBAL || c->pipe == P_SHARED)
+		return false;
+	for (uint32_t k = 0; k < c->in->nopnds; k++)
+		if (c->in->opnds[k].kind == PX_OPND_SREG)
+			return false;
+	return true;
+}
+
+/* ptxas unrolls innermost loops (gemm_loop's and stencil2d_loop's by 4),
+ * so that the next iteration's address arithmetic sits before the barrier
+ * that ends the current one, in straight-line code (their SASS); at the
+ * remaining back edge, at a loop with inner loops (transpose_loop) and at
+ * forward branches it stays after it. So the back edge of an innermost
+ * loop, taken by all its lanes with a ready predicate, does not stop a
+ * lookahead that has passed a barrier (only register-only instructions
+ * issue from there): it goes on at the loop's header. Sets *k to the
+ * instruction before the one to look at next. */
+static bool follow_back_edge(struct sim *s, struct sim_warp *w, const struct sim_insn *c,
+                             const struct sim_frame *top, uint32_t active, uint32_t *k)
+{
+	const struct px_func *f = s->f;
+	if (c->target == UINT32_MAX || c->target == top->rpc)
+		return false;
+	uint32_t hb = f->insns[c->target].block;
+	int32_t l = f->blocks[c->in->block].loop;
+	if (l < 0 || f->loops[l].header != hb || f->blocks[hb].first != c->target)
+		return false;
+	for (uint32_t i = 0; i < f->loops[l].nblocks; i++)
+		if (f->blocks[f->loops[l].blocks[i]].loop != l)
+			return false;   /* an inner loop: not unrolled */
+	for (uint32_t u = 0; u < c->nuses; u++)
+		if (w->ready[c->uses[u]] > s->cycle)
+			return false;
+	uint32_t unk, taken = sim_guard(s, w, c, active, &unk);
+	if (unk || taken != active)
+		return false;
+	*k = c->target - 1;
+	return true;
+}
+
 static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
 	struct sim_frame *top = &w->stk[w->nstk - 1];
@@ -804,13 +882,17 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	uint32_t active = top->mask & ~w->exited;
 	uint32_t region_end = 0, region_mask = 0;   /* an if-converted region and its lanes */
 	unsigned stores = 0;   /* state spaces of the stores passed over */
-	for (uint32_t k = pc; k < end && k <= pc + LOOKAHEAD; k++) {
+	uint32_t bar_k = UINT32_MAX;   /* a block barrier passed over */
+	bool pending_reg_only = true;  /* every instruction before it that waits is register-only */
+	for (uint32_t k = pc, n = 0; k < end && n <= LOOKAHEAD; k++, n++) {
+		if (n && k == pc)
+			break;   /* round a loop and back */
 		const struct sim_insn *c = &s->ins[k];
 		uint32_t kmask = k < region_end ? region_mask : active;
 		if (w->done[k])
 			continue;
 		unsigned fl = c->flags;   /* px_opcode_flags(c->in->op) */
-		if (k > pc) {
+		if (n) {
 			bool hazard = false;
 			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
 				for (uint32_t q = 0; q < nsd && !hazard; q++)
@@ -842,9 +924,20 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					su[nsu++] = c->uses[u];
 				continue;
 			}
+			if (c->in->op == PX_OP_BRA && !hazard && bar_k != UINT32_MAX && k >= region_end &&
+			    follow_back_edge(s, w, c, top, active, &k)) {
+				end = f->blocks[f->insns[k + 1].block].end;
+				for (uint32_t u = 0; u < c->nuses; u++)
+					su[nsu++] = c->uses[u];
+				continue;
+			}
+			if (block_barrier(c) && bar_k == UINT32_MAX) {
+				bar_k = k;   /* look on past it for register-only work */
+				continue;
+			}
 			if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP) ||
-			    c->pipe == P_BAR || c->pipe == P_BRANCH)
-				return false;
+			    c->pipe == P_BAR || c->pipe == P_BRANCH || (bar_k != UINT32_MAX && !reg_only(c)))
+				break;
 			/* a load passes stores of another state space only (global vs
 			 * shared: they cannot alias; generic ones may be either) */
 			unsigned sp = mem_space_class(c);
@@ -886,6 +979,12 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				}
 			}
 		}
+		if (!n && block_barrier(c)) {
+			bar_k = k;
+			continue;
+		}
+		if (bar_k == UINT32_MAX && !reg_only(c))
+			pending_reg_only = false;
 		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC))
 			stores |= mem_space_class(c);
 		for (uint32_t d = 0; d < c->ndefs; d++)
@@ -893,7 +992,21 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		for (uint32_t u = 0; u < c->nuses; u++)
 			su[nsu++] = c->uses[u];
 	}
-	return false;
+	/* nothing to issue: the barrier passed over goes ahead of the
+	 * register-only instructions that wait before it */
+	if (bar_k == UINT32_MAX || bar_k == pc || !pending_reg_only)
+		return false;
+	const struct sim_insn *c = &s->ins[bar_k];
+	uint32_t unk, g = sim_guard(s, w, c, active, &unk);
+	if (unk || g != active || w->resume > s->cycle || s->pipe_free[sched][P_BAR] > s->cycle)
+		return false;
+	w->done[bar_k] = 1;
+	s->res->warp_insns++;
+	count_issue(s, c->in->block, active);
+	bar_arrive(s, w, bar_k, g);
+	commit_timing(s, w, sched, c, 0, s->occ[P_BAR]);
+	check_barrier(s);
+	return true;
 }
 
 static bool ready_at_ok(struct sim *s, struct sim_warp *w, unsigned sched)
@@ -936,6 +1049,9 @@ static void run(struct sim *s)
 				while (w->state == W_READY && w->nstk) {
 					uint32_t tpc = w->stk[w->nstk - 1].pc;
 					if (w->done[tpc]) {
+						uint32_t tb = s->ins[tpc].in->block;
+						account_loop_enter(s, w, tb, tpc);
+						w->prev_block = tb;
 						w->done[tpc] = 0;
 						w->stk[w->nstk - 1].pc++;
 						settle(s, w);
@@ -949,8 +1065,12 @@ static void run(struct sim *s)
 					continue;
 				unsigned y;
 				uint64_t t = ready_at(s, w, sc, &y);
-				if (t > s->cycle && pick < 0 && y != PX_STALL_PIPE && y != PX_STALL_BARRIER &&
-				    issue_early(s, w, sc, &next)) {
+				/* a warp that waits, or stands at a block barrier (ptxas
+				 * moves register-only work ahead of it), may issue later
+				 * instructions first */
+				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER
+				                          : block_barrier(&s->ins[w->stk[w->nstk - 1].pc]);
+				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
 					why[wi] = PX_STALL_SELECTED;
 					rr_next = idx + 1 == nw ? 0 : idx + 1;

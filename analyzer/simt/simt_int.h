@@ -127,6 +127,7 @@ struct sim_warp {
 	struct sim_frame *stk; uint32_t nstk, capstk;
 	uint8_t state;
 	uint32_t bar_id, bar_mask;
+	uint32_t bar_pc;          /* the barrier it waits at */
 	uint64_t *val;            /* nslots * 32 */
 	uint32_t *unk;            /* nslots: lanes whose value is unknown */
 	uint64_t *ready;          /* nslots: cycle the value is ready */
