@@ -819,6 +819,12 @@ static unsigned mem_space_class(const struct sim_insn *c)
 	default: return 2;
 	}
 }
+/* the decoded flags say it may be a barrier (cheap: no px_insn read) */
+static bool may_be_barrier(const struct sim_insn *c)
+{
+	return (c->flags & PX_OPF_BARRIER) || c->pipe == P_BAR;
+}
+
 /* bar.sync / barrier.sync of the whole block (not .red, .arrive, .warp) */
 static bool block_barrier(const struct sim_insn *c)
 {
@@ -883,7 +889,6 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	uint32_t region_end = 0, region_mask = 0;   /* an if-converted region and its lanes */
 	unsigned stores = 0;   /* state spaces of the stores passed over */
 	uint32_t bar_k = UINT32_MAX;   /* a block barrier passed over */
-	bool pending_reg_only = true;  /* every instruction before it that waits is register-only */
 	for (uint32_t k = pc, n = 0; k < end && n <= LOOKAHEAD; k++, n++) {
 		if (n && k == pc)
 			break;   /* round a loop and back */
@@ -924,14 +929,14 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					su[nsu++] = c->uses[u];
 				continue;
 			}
-			if (c->in->op == PX_OP_BRA && !hazard && bar_k != UINT32_MAX && k >= region_end &&
+			if (bar_k != UINT32_MAX && (fl & PX_OPF_BRANCH) && !hazard && k >= region_end &&
 			    follow_back_edge(s, w, c, top, active, &k)) {
 				end = f->blocks[f->insns[k + 1].block].end;
 				for (uint32_t u = 0; u < c->nuses; u++)
 					su[nsu++] = c->uses[u];
 				continue;
 			}
-			if (block_barrier(c) && bar_k == UINT32_MAX) {
+			if (bar_k == UINT32_MAX && may_be_barrier(c) && block_barrier(c)) {
 				bar_k = k;   /* look on past it for register-only work */
 				continue;
 			}
@@ -979,12 +984,10 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				}
 			}
 		}
-		if (!n && block_barrier(c)) {
+		if (!n && may_be_barrier(c) && block_barrier(c)) {
 			bar_k = k;
 			continue;
 		}
-		if (bar_k == UINT32_MAX && !reg_only(c))
-			pending_reg_only = false;
 		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC))
 			stores |= mem_space_class(c);
 		for (uint32_t d = 0; d < c->ndefs; d++)
@@ -994,8 +997,11 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	}
 	/* nothing to issue: the barrier passed over goes ahead of the
 	 * register-only instructions that wait before it */
-	if (bar_k == UINT32_MAX || bar_k == pc || !pending_reg_only)
+	if (bar_k == UINT32_MAX || bar_k <= pc)
 		return false;
+	for (uint32_t j = pc; j < bar_k; j++)
+		if (!w->done[j] && !reg_only(&s->ins[j]))
+			return false;
 	const struct sim_insn *c = &s->ins[bar_k];
 	uint32_t unk, g = sim_guard(s, w, c, active, &unk);
 	if (unk || g != active || w->resume > s->cycle || s->pipe_free[sched][P_BAR] > s->cycle)
@@ -1069,7 +1075,8 @@ static void run(struct sim *s)
 				 * moves register-only work ahead of it), may issue later
 				 * instructions first */
 				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER
-				                          : block_barrier(&s->ins[w->stk[w->nstk - 1].pc]);
+				                          : may_be_barrier(&s->ins[w->stk[w->nstk - 1].pc]) &&
+				                            block_barrier(&s->ins[w->stk[w->nstk - 1].pc]);
 				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
 					why[wi] = PX_STALL_SELECTED;
