@@ -18,24 +18,67 @@
 
 #include "compat.h"
 
+/* Collects uses, one per feature: the first by position (line, column).
+ * A verdict names the first failing use in position order, and whether a
+ * use fails depends only on its feature, so the first use of each feature
+ * decides every verdict and minimum; the others are never kept (a 1 GB
+ * file has tens of millions of uses and a few dozen features per kernel). */
 struct walker {
 	struct px_arena *arena;
 	const struct px_ftable *tab;
-	struct px_module *m;
 	struct px_compat_use *uses;
 	uint32_t n, cap;
+	int32_t *slot;             /* per feature: its index in uses, -1 none (caller's scratch) */
 };
+
+static bool before(uint32_t line, uint32_t col, const struct px_compat_use *u)
+{
+	return line < u->line || (line == u->line && col < u->col);
+}
+
+/* The use of feature at (line, col), unless w has that feature at an
+ * earlier or the same position. Returns the use to fill in (its text
+ * still to set), or NULL. */
+static struct px_compat_use *keep_use(struct walker *w, uint32_t feature, uint32_t line, uint32_t col)
+{
+	int32_t s = w->slot[feature];
+	if (s >= 0 && !before(line, col, &w->uses[s]))
+		return NULL;
+	if (s < 0) {
+		w->slot[feature] = (int32_t)w->n;
+		s = (int32_t)w->n;
+		PX_ARENA_PUSH(w->arena, w->uses, w->n, w->cap);
+	}
+	struct px_compat_use *u = &w->uses[s];
+	u->feature = feature;
+	u->line = line;
+	u->col = col;
+	return u;
+}
+
+/* Adds an existing use (text shared) to w. */
+static void merge_use(struct walker *w, const struct px_compat_use *from)
+{
+	struct px_compat_use *u = keep_use(w, from->feature, from->line, from->col);
+	if (u)
+		u->text = from->text;
+}
+
+/* Clears w's slots (for the next walk with the same scratch). */
+static void walker_reset(struct walker *w)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		w->slot[w->uses[i].feature] = -1;
+}
 
 static void add_use(struct walker *w, int32_t feature, uint32_t line, uint32_t col, const char *text,
                     size_t tn)
 {
 	if (feature < 0)
 		return;
-	struct px_compat_use *u = PX_ARENA_PUSH(w->arena, w->uses, w->n, w->cap);
-	u->feature = (uint32_t)feature;
-	u->line = line;
-	u->col = col;
-	u->text = px_arena_strndup(w->arena, text, tn);
+	struct px_compat_use *u = keep_use(w, (uint32_t)feature, line, col);
+	if (u)
+		u->text = px_arena_strndup(w->arena, text, tn);
 }
 
 static void add_named(struct walker *w, enum px_ft_kind kind, const char *name, uint32_t line,
@@ -88,12 +131,10 @@ static void walk_func(struct walker *w, const struct px_func *f)
 		if (nh > PX_COUNTOF(hits))
 			nh = PX_COUNTOF(hits);
 		for (uint32_t k = 0; k < nh; k++) {
-			struct px_compat_use *u = PX_ARENA_PUSH(w->arena, w->uses, w->n, w->cap);
-			u->feature = hits[k];
-			u->line = in->line;
-			u->col = in->col;
-			u->text = px_arena_printf(w->arena, PX_STR_FMT PX_STR_FMT, PX_STR_ARG(in->opname),
-			                          PX_STR_ARG(in->modtext));
+			struct px_compat_use *u = keep_use(w, hits[k], in->line, in->col);
+			if (u)
+				u->text = px_arena_printf(w->arena, PX_STR_FMT PX_STR_FMT, PX_STR_ARG(in->opname),
+				                          PX_STR_ARG(in->modtext));
 		}
 		for (uint32_t k = 0; k < in->nopnds; k++)
 			walk_operand(w, &in->opnds[k]);
@@ -111,7 +152,8 @@ static int cmp_use(const void *x, const void *y)
 }
 
 /* What the walk keeps of each function once its body is dropped: its uses
- * and the names it calls directly (views into the module's text). */
+ * (one per feature) and the names it calls directly (copies in the module
+ * arena: a mapped text gives its pages back as the parse moves on). */
 struct fsum {
 	struct px_compat_use *uses;
 	uint32_t nuses;
@@ -125,23 +167,31 @@ struct parse_ctx {
 	const struct px_ftable *tab;
 	struct fsum *fs;
 	uint32_t nfs, capfs;
+	int32_t *slot;                /* the walkers' scratch: tab->nfeatures entries, all -1 */
 };
 
-/* Fills s (in arena a) from f, which still has its body. */
-static void summarise(struct px_arena *a, const struct px_ftable *tab, struct px_module *m,
-                      const struct px_func *f, struct fsum *s)
+/* Fills s (in arena a) from f, which still has its body; slot is the
+ * walkers' scratch (all -1, left so). */
+static void summarise(struct px_arena *a, const struct px_ftable *tab, int32_t *slot, const struct px_func *f,
+                      struct fsum *s)
 {
-	struct walker fw = {.arena = a, .tab = tab, .m = m};
+	struct walker fw = {.arena = a, .tab = tab, .slot = slot};
 	walk_func(&fw, f);
+	walker_reset(&fw);
 	s->uses = fw.uses;
 	s->nuses = fw.n;
+	if (s->nuses > 1)
+		qsort(s->uses, s->nuses, sizeof *s->uses, cmp_use);
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		if (in->op != PX_OP_CALL)
 			continue;
 		for (uint32_t k = 0; k < in->nopnds; k++)
-			if (in->opnds[k].kind == PX_OPND_SYM)
-				*PX_ARENA_PUSH(a, s->calls, s->ncalls, s->capcalls) = in->opnds[k].sym;
+			if (in->opnds[k].kind == PX_OPND_SYM) {
+				px_str sym = in->opnds[k].sym;
+				*PX_ARENA_PUSH(a, s->calls, s->ncalls, s->capcalls) =
+					(px_str){px_arena_strndup(a, sym.p, sym.n), sym.n};
+			}
 	}
 	s->walked = true;
 }
@@ -160,7 +210,7 @@ static struct fsum *fsum_at(struct parse_ctx *c, uint32_t i)
 static void on_function(void *vctx, struct px_module *m, uint32_t fi)
 {
 	struct parse_ctx *c = vctx;
-	summarise(m->arena, c->tab, m, &m->funcs[fi], fsum_at(c, fi));
+	summarise(m->arena, c->tab, c->slot, &m->funcs[fi], fsum_at(c, fi));
 	px_func_drop_body(&m->funcs[fi]);
 }
 
@@ -182,12 +232,6 @@ static void reach_from(const struct fsum *fs, uint32_t fi, uint32_t *mark, uint3
 			}
 		}
 	}
-}
-
-static int cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	return a < b ? -1 : a > b;
 }
 
 /* The least PTX version at which every use runs on t; 0 when some use
@@ -327,12 +371,17 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 	out->declared_target = -1;
 	out->min_target = -1;
 	size_t errors = diags->errors;
-	struct parse_ctx pc = {.tab = tab};
-	struct px_parse_hook hook = {.function = on_function, .ctx = &pc, .body_arenas = true};
+	struct parse_ctx pc = {.tab = tab, .slot = xmalloc(((size_t)tab->nfeatures + 1) * sizeof *pc.slot)};
+	for (uint32_t i = 0; i < tab->nfeatures; i++)
+		pc.slot[i] = -1;
+	struct px_parse_hook hook = {.function = on_function, .ctx = &pc, .body_arenas = true,
+	                             .text_mapped = opt->text_mapped};
 	struct px_module *m = px_ptx_parse_hooked(path, text, len, diags, &hook);
 	out->module = m;
+	out->text_borrowed = opt->text_borrowed;
 	if (diags->errors > errors) {
 		free(pc.fs);
+		free(pc.slot);
 		return false;
 	}
 	struct px_arena *a = m->arena;
@@ -346,30 +395,33 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 	uint32_t v = opt->any_version || !out->ptx_version ? newest : out->ptx_version;
 
 	/* the module's own uses: .target options */
-	struct walker w = {.arena = a, .tab = tab, .m = m};
+	struct walker w = {.arena = a, .tab = tab, .slot = pc.slot};
 	for (uint32_t i = 0; i < m->ntargets; i++) {
 		px_str s = m->targets[i];
 		int32_t fi = px_ftable_find_named(tab, PX_FT_TARGETOPT, s.p, s.n);
 		add_use(&w, fi, 1, 1, s.p, s.n);
 	}
+	walker_reset(&w);
 	struct px_compat_use *mod_uses = w.uses;
 	uint32_t nmod = w.n;
-	/* each function's uses (functions without a body: their directives) */
-	struct walker all = {.arena = a, .tab = tab, .m = m};
+	/* each function's uses (functions without a body: their directives);
+	 * the file's: the first of each feature over them all */
+	struct walker all = {.arena = a, .tab = tab, .slot = pc.slot};
 	for (uint32_t i = 0; i < nmod; i++)
-		*PX_ARENA_PUSH(a, all.uses, all.n, all.cap) = mod_uses[i];
+		merge_use(&all, &mod_uses[i]);
 	if (m->nfuncs)
 		fsum_at(&pc, m->nfuncs - 1);
 	struct fsum *fs = pc.fs;
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
 		if (!fs[i].walked)
-			summarise(a, tab, m, &m->funcs[i], &fs[i]);
+			summarise(a, tab, pc.slot, &m->funcs[i], &fs[i]);
 		fs[i].callee = px_arena_alloc(a, (fs[i].ncalls + 1) * sizeof *fs[i].callee);
 		for (uint32_t k = 0; k < fs[i].ncalls; k++)
 			fs[i].callee[k] = px_module_find_func(m, fs[i].calls[k]);
 		for (uint32_t k = 0; k < fs[i].nuses; k++)
-			*PX_ARENA_PUSH(a, all.uses, all.n, all.cap) = fs[i].uses[k];
+			merge_use(&all, &fs[i].uses[k]);
 	}
+	walker_reset(&all);
 	if (all.n)
 		qsort(all.uses, all.n, sizeof *all.uses, cmp_use);
 	find_min(tab, all.uses, all.n, &out->min_target, &out->min_ptx);
@@ -388,22 +440,21 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 		k->line = f->line;
 		nreached = 0;
 		reach_from(fs, i, mark, i + 1, &reached, &nreached, &capreached);
-		qsort(reached, nreached, sizeof *reached, cmp_u32);
-		struct walker kw = {.arena = a, .tab = tab, .m = m};
+		struct walker kw = {.arena = a, .tab = tab, .slot = pc.slot};
 		if (nreached == 1 && !nmod) {
-			/* calls nothing: its own uses, sorted in place (entries are
-			 * never called, so no other kernel reads them), not a copy */
+			/* calls nothing: its own uses (sorted), not a copy */
 			kw.uses = fs[i].uses;
 			kw.n = fs[i].nuses;
 		} else {
 			for (uint32_t u = 0; u < nmod; u++)
-				*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = mod_uses[u];
+				merge_use(&kw, &mod_uses[u]);
 			for (uint32_t r = 0; r < nreached; r++)
 				for (uint32_t u = 0; u < fs[reached[r]].nuses; u++)
-					*PX_ARENA_PUSH(a, kw.uses, kw.n, kw.cap) = fs[reached[r]].uses[u];
+					merge_use(&kw, &fs[reached[r]].uses[u]);
+			walker_reset(&kw);
+			if (kw.n > 1)
+				qsort(kw.uses, kw.n, sizeof *kw.uses, cmp_use);
 		}
-		if (kw.n)
-			qsort(kw.uses, kw.n, sizeof *kw.uses, cmp_use);
 		k->uses = kw.uses;
 		k->nuses = kw.n;
 		find_min(tab, k->uses, k->nuses, &k->min_target, &k->min_ptx);
@@ -417,6 +468,7 @@ bool px_compat_file(const char *path, char *text, size_t len, const struct px_ft
 	free(mark);
 	free(reached);
 	free(pc.fs);
+	free(pc.slot);
 
 	/* the file's own .target and .version */
 	out->consistent = false;
@@ -453,6 +505,8 @@ void px_compat_file_free(struct px_compat_file *f)
 		if (f->arena)
 			px_arena_delete(f->arena);
 	}
+	if (f->module && f->text_borrowed)
+		px_module_release_text(f->module);   /* the caller's */
 	if (f->module)
 		px_module_delete(f->module);
 	memset(f, 0, sizeof *f);

@@ -17,6 +17,10 @@ struct px_compat_options {
 	const uint32_t *targets;   /* feature-table target indices to judge, in output order */
 	uint32_t ntargets;
 	bool any_version;          /* judge at the newest PTX version, not the file's own */
+	bool text_mapped;          /* px_compat_file's text is a px_map_file mapping (the parse
+	                            * gives its pages back as it moves on) */
+	bool text_borrowed;        /* the text stays the caller's (it must outlive the result,
+	                            * which points into it): lint judges the report's text */
 };
 
 /* One use of a feature in the PTX. */
@@ -44,7 +48,10 @@ struct px_compat_kernel {
 	int32_t min_target;        /* -1: no target of the table runs it */
 	uint32_t min_ptx;          /* at min_target; 0 when none */
 	struct px_compat_verdict *verdicts;   /* one per requested target */
-	struct px_compat_use *uses; uint32_t nuses;   /* its own and its callees', by line */
+	struct px_compat_use *uses; uint32_t nuses;   /* its own, its callees' and the module's:
+	                                               * the first use of each feature, by position
+	                                               * (every verdict and minimum is decided by
+	                                               * those) */
 };
 
 struct px_compat_file {
@@ -61,6 +68,7 @@ struct px_compat_file {
 	struct px_compat_kernel *kernels; uint32_t nkernels;
 	bool any_fails;            /* some requested target cannot run some kernel */
 	struct px_arena *arena;
+	bool text_borrowed;        /* the module's text is the caller's (px_compat_options) */
 	struct px_compat_cuda *cuda;  /* a CUDA source judged through the nvcc bridge; else NULL */
 };
 
@@ -102,8 +110,11 @@ struct px_compat_cuda_branch *px_compat_cuda_branches(const char *text, size_t l
                                                       uint32_t *n);
 void px_compat_cuda_branches_free(struct px_compat_cuda_branch *b, uint32_t n);
 
-/* Parses text (owned by the module from now on, as px_ptx_parse) and
- * judges it. Returns false with located diagnostics when the PTX does not
+/* Parses text (owned by the module from now on, as px_ptx_parse, unless
+ * opt->text_borrowed; a px_map_file mapping with opt->text_mapped) and
+ * judges it, one body at a time (each is summarised and dropped as soon as
+ * it is parsed: memory holds the uses that decide the verdicts, not the
+ * bodies). Returns false with located diagnostics when the PTX does not
  * parse; fills *out either way (free it with px_compat_file_free). */
 bool px_compat_file(const char *path, char *text, size_t len, const struct px_ftable *tab,
                     const struct px_compat_options *opt, struct px_compat_file *out,

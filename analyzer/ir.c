@@ -178,6 +178,15 @@ struct px_arena *px_func_detach_body(struct px_func *f)
 	return a;
 }
 
+const char *px_module_release_text(struct px_module *m)
+{
+	const char *t = m->text;
+	m->text = NULL;
+	m->len = 0;
+	m->text_mapped = false;
+	return t;
+}
+
 void px_module_delete(struct px_module *m)
 {
 	if (!m)

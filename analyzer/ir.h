@@ -420,6 +420,10 @@ const struct px_file_entry *px_module_file(const struct px_module *m, uint32_t i
 /* Finds a function by name; -1 if none. */
 int32_t px_module_find_func(const struct px_module *m, px_str name);
 void px_module_delete(struct px_module *m);
+/* m forgets its text, which px_module_delete then leaves alone: for a
+ * text parsed a second time from another module's buffer (px_ptx_parse
+ * does not write into it). Returns the text, now the caller's. */
+const char *px_module_release_text(struct px_module *m);
 
 /* ---- front end (analyzer/ptx/parser.c) ----
  * Parses text (len bytes, owned by the module from now on: it is freed by

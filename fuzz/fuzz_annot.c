@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	px_lint_check_suppressions(&s, &eff, "fuzz.ptx", &mine);
 	for (uint32_t line = 0; line < 16; line++)
 		px_suppressions_match(&s, line & 1 ? "shared-bank-conflict" : "all", line);
-	px_lint_apply_suppressions(&mine, &s, text, len, &res);
+	px_lint_apply_suppressions(&mine, &s, text, len, false, &res);
 	px_lint_result_free(&mine);
 	px_lint_result_free(&res);
 	px_suppressions_free(&s);

@@ -43,8 +43,11 @@ void px_lint_add_finding(struct px_lint_result *out, const char *rule, enum px_s
                          const char *arch, char *message);
 /* Is rule id selected by --only (every rule when --only is absent)? */
 bool px_lint_selected(const struct px_lint_options *opt, const char *id);
+/* Locates mine's findings in text (columns, fingerprints), then moves them
+ * to out, less those a suppression covers. mapped: text is a px_map_file
+ * mapping, whose pages the walk gives back behind it. */
 void px_lint_apply_suppressions(struct px_lint_result *mine, struct px_suppressions *supp,
-                                const char *text, size_t len, struct px_lint_result *out);
+                                const char *text, size_t len, bool mapped, struct px_lint_result *out);
 /* bad-annotation findings for suppressions without a rule, with an unknown
  * rule or without a reason. */
 void px_lint_check_suppressions(const struct px_suppressions *s, const struct px_effective *eff,

@@ -104,12 +104,16 @@ static int cmp_by_line(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* How much of a mapped text a sequential walk holds before it gives the
+ * pages behind it back (px_text_release). */
+#define RELEASE_STEP ((size_t)4 << 20)
+
 /* Fills the columns left 0 (the line's first non-blank, else 1) and the
  * fingerprints of r's findings, all on lines of text, in one pass over the
  * text in line order. (Finding each line from the start of the text, as
  * this once did per finding, made lint quadratic: 87 s on the 29 MB CCCL
  * PTX with its 8,785 findings.) A line past the end keeps fingerprint 0. */
-static void locate(struct px_lint_result *r, const char *text, size_t len)
+static void locate(struct px_lint_result *r, const char *text, size_t len, bool mapped)
 {
 	if (!r->n)
 		return;
@@ -119,6 +123,7 @@ static void locate(struct px_lint_result *r, const char *text, size_t len)
 	qsort(o, r->n, sizeof *o, cmp_by_line);
 	const char *p = text, *end = text ? text + len : NULL;
 	uint32_t cur = 1;   /* the line p starts; p == NULL: past the end */
+	size_t released = 0;
 	for (size_t k = 0; k < r->n; k++) {
 		struct px_finding *f = &r->items[o[k].i];
 		while (p && cur < f->line) {
@@ -126,6 +131,9 @@ static void locate(struct px_lint_result *r, const char *text, size_t len)
 			p = nl ? nl + 1 : NULL;
 			cur++;
 		}
+		/* a mapped text: the pages behind, a few MB at a time */
+		if (mapped && p && (size_t)(p - text) - released >= RELEASE_STEP)
+			released = px_text_release(text, len, released, (size_t)(p - text));
 		if (!p || !f->line) {
 			if (!f->column)
 				f->column = 1;
@@ -141,6 +149,8 @@ static void locate(struct px_lint_result *r, const char *text, size_t len)
 		}
 		f->fingerprint = fingerprint(p, ln);
 	}
+	if (mapped && text)
+		px_text_release(text, len, released, len);
 	free(o);
 }
 
@@ -349,9 +359,9 @@ void px_lint_check_suppressions(const struct px_suppressions *s, const struct px
  * to out, dropping (and counting) those a suppression covers; bad-annotation
  * findings are never suppressed. Empties mine. */
 void px_lint_apply_suppressions(struct px_lint_result *mine, struct px_suppressions *supp,
-                                const char *text, size_t len, struct px_lint_result *out)
+                                const char *text, size_t len, bool mapped, struct px_lint_result *out)
 {
-	locate(mine, text, len);
+	locate(mine, text, len, mapped);
 	for (size_t i = 0; i < mine->n; i++) {
 		struct px_finding *f = &mine->items[i];
 		if (strcmp(f->rule, "bad-annotation") != 0 && px_suppressions_match(supp, f->rule, f->line)) {
@@ -451,7 +461,10 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 	}
 	size_t len = 0;
 	char *err = NULL;
-	char *text = px_read_file(path, &len, &err);
+	bool mapped = false;
+	/* mapped, so that the parses and the scans below can give back the
+	 * pages behind them: lint holds the report's results, not the file */
+	char *text = px_map_file(path, &len, &mapped, &err);
 	if (!text) {
 		px_diag_add(diags, PX_ERROR, path, 0, 0, NULL, "cannot read: %s", err);
 		free(err);
@@ -461,7 +474,7 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 	size_t pl = strlen(path);
 	if ((pl > 3 && strcmp(path + pl - 3, ".cu") == 0) || (pl > 4 && strcmp(path + pl - 4, ".cuh") == 0)) {
 		bool ok = px_lint_cuda(path, text, len, cfg, &eff, opt, out, diags);
-		free(text);
+		px_text_free(text, len, mapped);
 		px_effective_free(&eff);
 		return ok;
 	}
@@ -474,13 +487,20 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 	ropt.ptxas = opt->ptxas;
 	ropt.pool = opt->pool;
 	ropt.task = opt->task;
+	ropt.text_mapped = mapped;
+	/* the suppressions first, while nothing else is held */
+	struct px_suppressions supp = {0};
+	px_suppressions_scan(&supp, text, len);
+	if (mapped)
+		px_text_release(text, len, 0, len);
 	struct px_file_report rep;
 	bool ok = px_report_file(path, text, len, &ropt, &rep, diags);
 	if (!ok) {
 		if (rep.module)
 			px_file_report_free(&rep);
 		else
-			free(text);
+			px_text_free(text, len, mapped);
+		px_suppressions_free(&supp);
 		px_effective_free(&eff);
 		return false;
 	}
@@ -489,8 +509,6 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 	const char *mtext = rep.module->text;
 	size_t mlen = rep.module->len;
 
-	struct px_suppressions supp = {0};
-	px_suppressions_scan(&supp, mtext, mlen);
 	struct px_lint_result mine = {0};
 	if (px_lint_selected(opt, "bad-annotation"))
 		px_lint_check_suppressions(&supp, &eff, path, &mine);
@@ -508,7 +526,7 @@ bool px_lint_file(const char *path, const struct px_config *cfg, const struct px
 	px_lint_ptx_rules(path, &rep, &ropt, cfg, &eff, opt, archs, narchs, mtext, mlen, &supp, NULL, 0, &mine, diags);
 	/* the compatibility rules: the compat engine's verdicts on the targets */
 	px_lint_compat(path, mtext, mlen, &rep, archs, narchs, &eff, opt, &mine, diags);
-	px_lint_apply_suppressions(&mine, &supp, mtext, mlen, out);
+	px_lint_apply_suppressions(&mine, &supp, mtext, mlen, mapped, out);
 	px_suppressions_free(&supp);
 	px_file_report_free(&rep);
 	px_effective_free(&eff);

@@ -10,8 +10,9 @@
  * a newer .version than the file's: the finding sits on the offending use,
  * or on the .version line when the target itself is too new for it), else
  * arch-feature-unavailable (the target does not have the feature at all, or
- * no longer has it). The compat engine parses its own copy of the text:
- * it keeps uses per kernel that the report's passes do not. */
+ * no longer has it). The compat engine parses the report's text once more
+ * (borrowed, not copied): it keeps uses per kernel that the report's passes
+ * do not. */
 #include <stdio.h>
 #include <string.h>
 
@@ -47,11 +48,13 @@ void px_lint_compat(const char *path, const char *text, size_t len, const struct
 		free(targets);
 		return;
 	}
-	struct px_compat_options co = {.targets = targets, .ntargets = nt};
+	/* the report's text, parsed once more in place (not a copy: lint would
+	 * hold the file twice) */
+	struct px_compat_options co = {.targets = targets, .ntargets = nt, .text_borrowed = true,
+	                               .text_mapped = rep->module->text_mapped && text == rep->module->text};
 	struct px_compat_file cf;
 	struct px_diags cd = {0};   /* the report parsed this text already: no new errors */
-	char *copy = xstrndup(text, len);
-	if (!px_compat_file(path, copy, len, tab, &co, &cf, &cd)) {
+	if (!px_compat_file(path, (char *)text, len, tab, &co, &cf, &cd)) {
 		px_compat_file_free(&cf);
 		px_diags_free(&cd);
 		free(targets);

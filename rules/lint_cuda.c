@@ -399,7 +399,7 @@ bool px_lint_cuda(const char *path, const char *text, size_t len, const struct p
 	for (uint32_t a = 0; a < nown; a++)
 		free(own[a]);
 	free(own);
-	px_lint_apply_suppressions(&mine, &supp, text, len, out);
+	px_lint_apply_suppressions(&mine, &supp, text, len, false, out);
 	px_suppressions_free(&supp);
 	px_cuda_file_delete(f);
 	return true;

@@ -17,7 +17,8 @@
  * out, a note says what was not checked instead of a verdict. The second
  * parse streams (each kernel is simulated as soon as its body is parsed,
  * then the body is dropped), so memory holds one body at a time; the
- * `.file` names, which nvcc writes at the end, are scanned first. */
+ * `.file` names, which nvcc writes at the end, come from the report's
+ * module. */
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@
 
 /* The verifier's findings for the rules: one result per kernel of the report. */
 struct px_lint_sims {
-	struct px_module *m;            /* the second parse; owns its text */
+	struct px_module *m;            /* the second parse; of the caller's text (borrowed) */
 	struct px_simt_result *res;     /* per kernel of the report */
 	bool *have;                     /* per kernel: res is filled */
 	size_t n;
@@ -142,7 +143,7 @@ struct sim_ctx {
 	size_t nlaunches;
 	const struct px_arch *arch;
 	uint64_t budget;
-	char **file_names;              /* by .file number (pre-scanned: nvcc writes them last) */
+	char **file_names;              /* by .file number (the report's: nvcc writes them last) */
 	uint32_t nfile_names;
 	uint32_t *kernel_of;            /* per function index: report kernel + 1, 0 none */
 	uint32_t nfuncs_known;
@@ -152,32 +153,21 @@ struct sim_ctx {
 	struct px_diags *diags;
 };
 
-/* The `.file N "name"` directives of text, wherever they are. */
-static void scan_files(struct sim_ctx *c, const char *text, size_t len)
+/* The `.file N "name"` table of the report's module (complete: the report
+ * parsed the whole file; a later entry of one number wins). */
+static void files_from(struct sim_ctx *c, const struct px_module *m)
 {
-	const char *p = text, *end = text + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *q = p;
-		while (q < le && (*q == ' ' || *q == '\t'))
-			q++;
-		size_t rest = (size_t)(le - q);
-		if (rest > 6 && memcmp(q, ".file", 5) == 0 && (q[5] == ' ' || q[5] == '\t')) {
-			unsigned long num = strtoul(q + 5, NULL, 10);
-			const char *a = memchr(q, '"', rest);
-			const char *b = a ? memchr(a + 1, '"', (size_t)(le - a - 1)) : NULL;
-			if (b && num < 65536) {
-				if (num >= c->nfile_names) {
-					c->file_names = xrealloc(c->file_names, (num + 1) * sizeof *c->file_names);
-					memset(c->file_names + c->nfile_names, 0, (num + 1 - c->nfile_names) * sizeof *c->file_names);
-					c->nfile_names = (uint32_t)num + 1;
-				}
-				free(c->file_names[num]);
-				c->file_names[num] = xstrndup(a + 1, (size_t)(b - a - 1));
-			}
+	for (uint32_t i = 0; i < m->nfiles; i++) {
+		uint32_t num = m->files[i].index;
+		if (num >= 65536)
+			continue;
+		if (num >= c->nfile_names) {
+			c->file_names = xrealloc(c->file_names, (num + 1) * sizeof *c->file_names);
+			memset(c->file_names + c->nfile_names, 0, (num + 1 - c->nfile_names) * sizeof *c->file_names);
+			c->nfile_names = num + 1;
 		}
-		p = nl ? nl + 1 : end;
+		free(c->file_names[num]);
+		c->file_names[num] = xstrndup(m->files[i].name.p, m->files[i].name.n);
 	}
 }
 
@@ -311,14 +301,15 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 	for (size_t ki = 0; ki < rep->nkernels; ki++)
 		if (rep->kernels[ki].func_index < c.nfuncs_known)
 			c.kernel_of[rep->kernels[ki].func_index] = (uint32_t)ki + 1;
-	scan_files(&c, text, len);
-	/* a second parse, streamed: the report dropped the bodies */
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len);
-	copy[len] = 0;
+	files_from(&c, rep->module);
+	/* a second parse, streamed: the report dropped the bodies. Of the
+	 * report's own text (the parser does not write into it; the module
+	 * gives it back before it is deleted), not a copy; when that is a
+	 * mapping, the parse gives back the pages behind it as the report's did */
 	struct px_diags pd = {0};
-	struct px_parse_hook hook = {.function = on_function, .ctx = &c, .body_arenas = true};
-	s->m = px_ptx_parse_hooked(path, copy, len, &pd, &hook);
+	struct px_parse_hook hook = {.function = on_function, .ctx = &c, .body_arenas = true,
+	                             .text_mapped = rep->module->text_mapped && text == rep->module->text};
+	s->m = px_ptx_parse_hooked(path, (char *)text, len, &pd, &hook);
 	px_diags_free(&pd);
 	if (c.nskipped)
 		px_diag_add(diags, PX_NOTE, path, 0, 0, NULL,
@@ -343,8 +334,10 @@ void px_lint_sims_free(struct px_lint_sims *s)
 			px_simt_result_free(&s->res[i]);
 	free(s->res);
 	free(s->have);
-	if (s->m)
+	if (s->m) {
+		px_module_release_text(s->m);   /* the report's */
 		px_module_delete(s->m);
+	}
 	free(s);
 }
 

@@ -55,6 +55,7 @@ struct compat_job {
 	char *text;                 /* owned by the module once parsed */
 	size_t len;
 	bool ok, read;
+	bool mapped;                /* px_map_file mapped it */
 };
 
 static void compat_job_run(struct px_task *t, unsigned slot)
@@ -62,14 +63,17 @@ static void compat_job_run(struct px_task *t, unsigned slot)
 	struct compat_job *j = (struct compat_job *)t;
 	(void)slot;
 	char *err = NULL;
-	j->text = px_read_file(j->path, &j->len, &err);
+	/* mapped, so the parser can give back the pages behind it */
+	j->text = px_map_file(j->path, &j->len, &j->mapped, &err);
 	if (!j->text) {
 		px_diag_add(&j->diags, PX_ERROR, j->path, 0, 0, NULL, "cannot read: %s", err);
 		free(err);
 		return;
 	}
 	j->read = true;
-	j->ok = px_compat_file(j->path, j->text, j->len, j->tab, j->opt, j->res, &j->diags);
+	struct px_compat_options o = *j->opt;
+	o.text_mapped = j->mapped;
+	j->ok = px_compat_file(j->path, j->text, j->len, j->tab, &o, j->res, &j->diags);
 }
 
 static bool is_cuda(const char *p)
