@@ -44,6 +44,26 @@ void render_diags(FILE *to, struct px_diags *d, const struct source *srcs, size_
 bool parse_dims(const char *s, uint32_t out[3]);
 const char *opt_value(int argc, char **argv, int *i, const char *name);
 int bad_usage(const char *fmt, const char *arg);
+/* The option parsers several commands share. Each looks at argv[*i]:
+ * 0 when it is not its option; 1 when it took it (*i then past a separate
+ * value); -1 when the value is bad, after the usage message (the command
+ * then exits 2). A missing value is not the option (the command's
+ * "unknown option" message follows, as for any other option). */
+/* --format NAME, NAME one of formats (NULL-terminated; *format then
+ * points into it). */
+int format_option(int argc, char **argv, int *i, const char *const *formats, const char **format);
+extern const char *const text_json[];   /* {"text", "json", NULL} */
+/* The launch options of report, simt and lint. A NULL destination: the
+ * command does not take that option. */
+struct launch_dest {
+	uint32_t *block;                /* --block X[,Y[,Z]]: 3 entries */
+	uint32_t *grid;                 /* --grid X[,Y[,Z]]: 3 entries */
+	struct px_param_value *params;  /* --param NAME=VALUE, repeatable: room for argc */
+	uint32_t *nparams;              /* with params: how many are filled */
+};
+int launch_option(int argc, char **argv, int *i, const struct launch_dest *d);
+/* -j N, -jN, --jobs N (1..256). */
+int jobs_option(int argc, char **argv, int *i, unsigned *jobs);
 struct px_archset *load_archs(const char *const *dirs, size_t ndirs, struct px_diags *diags);
 /* Writes out to standard output and frees it; 2 (with a message) on failure. */
 int write_out(struct px_buf *out);

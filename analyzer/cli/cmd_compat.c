@@ -92,18 +92,18 @@ int cmd_compat(int argc, char **argv)
 	const char **files = xcalloc((size_t)argc + 1, sizeof *files);
 	size_t nfiles = 0;
 	unsigned jobs = px_cpu_count();
-	int rc = 0;
+	int rc = 0, r;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(find_command("compat")->usage, stdout);
 			goto out;
-		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
-			if (strcmp(v, "text") && strcmp(v, "json")) {
-				rc = bad_usage("unknown format '%s' (text, json)", v);
+		} else if ((r = format_option(argc, argv, &i, text_json, &format)) ||
+		           (r = jobs_option(argc, argv, &i, &jobs))) {
+			if (r < 0) {
+				rc = 2;
 				goto out;
 			}
-			format = v;
 		} else if ((v = opt_value(argc, argv, &i, "--arch"))) {
 			arch = v;
 		} else if ((v = opt_value(argc, argv, &i, "--table"))) {
@@ -112,12 +112,6 @@ int cmd_compat(int argc, char **argv)
 			any_version = true;
 		} else if ((v = opt_value(argc, argv, &i, "--nvcc"))) {
 			nvcc_given = v;
-		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j")) ||
-		           (strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2))) {
-			if (!px_jobs_parse(v, &jobs)) {
-				rc = bad_usage("bad -j '%s': expected 1..256", v);
-				goto out;
-			}
 		} else if ((v = opt_value(argc, argv, &i, "-p"))) {
 			build_dir = v;
 		} else if (strcmp(a, "--no-compile") == 0) {

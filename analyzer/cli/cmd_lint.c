@@ -117,18 +117,22 @@ int cmd_lint(int argc, char **argv)
 	const char *nvcc_given = NULL, *build_dir = NULL;
 	char *nvcc = NULL, *cache = NULL;
 	struct px_cuda_nvcc nb = {0};
+	static const char *const formats[] = {"text", "json", "sarif", "github", NULL};
+	/* lint takes no --grid: the grid comes from the configuration */
+	struct launch_dest ld = {.block = opt.block, .params = params, .nparams = &nparams};
+	int r;
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(find_command("lint")->usage, stdout);
 			goto out;
-		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
-			if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif") && strcmp(v, "github")) {
-				rc = bad_usage("unknown format '%s' (text, json, sarif, github)", v);
+		} else if ((r = format_option(argc, argv, &i, formats, &format)) ||
+		           (r = launch_option(argc, argv, &i, &ld)) || (r = jobs_option(argc, argv, &i, &jobs))) {
+			if (r < 0) {
+				rc = 2;
 				goto out;
 			}
-			format = v;
 		} else if ((v = opt_value(argc, argv, &i, "--fail-on"))) {
 			if (!parse_severity_arg(v, &fail_on)) {
 				rc = bad_usage("bad --fail-on '%s': expected error, warning or note", v);
@@ -174,23 +178,6 @@ int cmd_lint(int argc, char **argv)
 			baseline = v;
 		} else if ((v = opt_value(argc, argv, &i, "--write-baseline"))) {
 			write_bl = v;
-		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j")) ||
-		           (strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2))) {
-			if (!px_jobs_parse(v, &jobs)) {
-				rc = bad_usage("bad -j '%s': expected 1..256", v);
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--block"))) {
-			if (!parse_dims(v, opt.block)) {
-				rc = bad_usage("bad --block '%s': expected X[,Y[,Z]] of positive integers", v);
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--param"))) {
-			if (!px_param_value_parse(v, &params[nparams])) {
-				rc = bad_usage("bad --param '%s': expected NAME=VALUE (VALUE an integer)", v);
-				goto out;
-			}
-			nparams++;
 		} else if (strcmp(a, "--ptxas") == 0) {
 			opt.ptxas = "ptxas";
 		} else if (strncmp(a, "--ptxas=", 8) == 0) {

@@ -214,19 +214,18 @@ int cmd_occupancy(int argc, char **argv)
 	o.q.barriers = 1;
 	const char **dirs = xcalloc((size_t)argc + 1, sizeof *dirs);
 	size_t ndirs = 0;
-	int rc = 0;
+	int rc = 0, r;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
 		uint32_t n;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(find_command("occupancy")->usage, stdout);
 			goto out;
-		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
-			if (strcmp(v, "text") != 0 && strcmp(v, "json") != 0) {
-				rc = bad_usage("unknown format '%s' (text, json)", v);
+		} else if ((r = format_option(argc, argv, &i, text_json, &o.format))) {
+			if (r < 0) {
+				rc = 2;
 				goto out;
 			}
-			o.format = v;
 		} else if ((v = opt_value(argc, argv, &i, "--arch-dir"))) {
 			dirs[ndirs++] = v;
 		} else if ((v = opt_value(argc, argv, &i, "--arch"))) {

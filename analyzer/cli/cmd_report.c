@@ -129,35 +129,20 @@ int cmd_report(int argc, char **argv)
 	size_t nfiles = 0, nkernels = 0;
 	struct cuda_bridge_opts bo = {0};
 	unsigned jobs = px_cpu_count();
-	int rc = 0;
+	int rc = 0, r;
+	struct launch_dest ld = {.block = opt.block, .grid = opt.grid, .params = params, .nparams = &nparams};
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(find_command("report")->usage, stdout);
 			goto out;
-		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
-			if (strcmp(v, "text") != 0 && strcmp(v, "json") != 0) {
-				rc = bad_usage("unknown format '%s' (text, json)", v);
+		} else if ((r = format_option(argc, argv, &i, text_json, &format)) ||
+		           (r = launch_option(argc, argv, &i, &ld)) || (r = jobs_option(argc, argv, &i, &jobs))) {
+			if (r < 0) {
+				rc = 2;
 				goto out;
 			}
-			format = v;
-		} else if ((v = opt_value(argc, argv, &i, "--block"))) {
-			if (!parse_dims(v, opt.block)) {
-				rc = bad_usage("bad --block '%s': expected X[,Y[,Z]] of positive integers", v);
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--grid"))) {
-			if (!parse_dims(v, opt.grid)) {
-				rc = bad_usage("bad --grid '%s': expected X[,Y[,Z]] of positive integers", v);
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--param"))) {
-			if (!px_param_value_parse(v, &params[nparams])) {
-				rc = bad_usage("bad --param '%s': expected NAME=VALUE (VALUE an integer)", v);
-				goto out;
-			}
-			nparams++;
 		} else if ((v = opt_value(argc, argv, &i, "--kernel"))) {
 			kernels[nkernels++] = v;
 		} else if ((v = opt_value(argc, argv, &i, "--arch"))) {
@@ -178,12 +163,6 @@ int cmd_report(int argc, char **argv)
 			bo.build_dir = v;
 		} else if (strcmp(a, "--no-compile") == 0) {
 			bo.no_compile = true;
-		} else if ((v = opt_value(argc, argv, &i, "--jobs")) || (v = opt_value(argc, argv, &i, "-j")) ||
-		           (strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2))) {
-			if (!px_jobs_parse(v, &jobs)) {
-				rc = bad_usage("bad -j '%s': expected 1..256", v);
-				goto out;
-			}
 		} else if (a[0] == '-' && a[1]) {
 			rc = bad_usage("unknown option '%s' (see ptxray report --help)", a);
 			goto out;

@@ -108,7 +108,8 @@ int cmd_simt(int argc, char **argv)
 	const char **dirs = xcalloc((size_t)argc + 1, sizeof *dirs);
 	struct px_param_value *params = xcalloc((size_t)argc + 1, sizeof *params);
 	size_t nkernels = 0, ndirs = 0;
-	int rc = 0;
+	int rc = 0, r;
+	struct launch_dest ld = {.block = opt.block, .grid = opt.grid, .params = params, .nparams = &opt.nparams};
 	opt.iters = 64;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -116,28 +117,12 @@ int cmd_simt(int argc, char **argv)
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(find_command("simt")->usage, stdout);
 			goto out;
-		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
-			if (strcmp(v, "text") != 0 && strcmp(v, "json") != 0) {
-				rc = bad_usage("unknown format '%s' (text, json)", v);
+		} else if ((r = format_option(argc, argv, &i, text_json, &format)) ||
+		           (r = launch_option(argc, argv, &i, &ld))) {
+			if (r < 0) {
+				rc = 2;
 				goto out;
 			}
-			format = v;
-		} else if ((v = opt_value(argc, argv, &i, "--block"))) {
-			if (!parse_dims(v, opt.block)) {
-				rc = bad_usage("bad --block '%s': expected X[,Y[,Z]] of positive integers", v);
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--grid"))) {
-			if (!parse_dims(v, opt.grid)) {
-				rc = bad_usage("bad --grid '%s': expected X[,Y[,Z]] of positive integers", v);
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--param"))) {
-			if (!px_param_value_parse(v, &params[opt.nparams])) {
-				rc = bad_usage("bad --param '%s': expected NAME=VALUE (VALUE an integer)", v);
-				goto out;
-			}
-			opt.nparams++;
 		} else if ((v = opt_value(argc, argv, &i, "--kernel"))) {
 			kernels[nkernels++] = v;
 		} else if ((v = opt_value(argc, argv, &i, "--loop"))) {

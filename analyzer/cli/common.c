@@ -115,6 +115,70 @@ int bad_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* ---- the options several commands share ---- */
+
+const char *const text_json[] = {"text", "json", NULL};
+
+int format_option(int argc, char **argv, int *i, const char *const *formats, const char **format)
+{
+	const char *v = opt_value(argc, argv, i, "--format");
+	if (!v)
+		return 0;
+	for (size_t k = 0; formats[k]; k++)
+		if (strcmp(v, formats[k]) == 0) {
+			*format = formats[k];
+			return 1;
+		}
+	struct px_buf msg = {0};
+	px_buf_printf(&msg, "unknown format '%s' (", v);
+	for (size_t k = 0; formats[k]; k++)
+		px_buf_printf(&msg, "%s%s", k ? ", " : "", formats[k]);
+	px_buf_puts(&msg, ")");
+	char *m = xstrndup(msg.p, msg.n);
+	bad_usage("%s", m);
+	free(m);
+	px_buf_free(&msg);
+	return -1;
+}
+
+int launch_option(int argc, char **argv, int *i, const struct launch_dest *d)
+{
+	const char *v;
+	if (d->block && (v = opt_value(argc, argv, i, "--block"))) {
+		if (!parse_dims(v, d->block)) {
+			bad_usage("bad --block '%s': expected X[,Y[,Z]] of positive integers", v);
+			return -1;
+		}
+	} else if (d->grid && (v = opt_value(argc, argv, i, "--grid"))) {
+		if (!parse_dims(v, d->grid)) {
+			bad_usage("bad --grid '%s': expected X[,Y[,Z]] of positive integers", v);
+			return -1;
+		}
+	} else if (d->params && (v = opt_value(argc, argv, i, "--param"))) {
+		if (!px_param_value_parse(v, &d->params[*d->nparams])) {
+			bad_usage("bad --param '%s': expected NAME=VALUE (VALUE an integer)", v);
+			return -1;
+		}
+		++*d->nparams;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+int jobs_option(int argc, char **argv, int *i, unsigned *jobs)
+{
+	const char *a = argv[*i], *v;
+	if (!(v = opt_value(argc, argv, i, "--jobs")) && !(v = opt_value(argc, argv, i, "-j")) &&
+	    !(strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2)))
+		return 0;
+	if (!px_jobs_parse(v, jobs)) {
+		bad_usage("bad -j '%s': expected 1..256", v);
+		return -1;
+	}
+	return 1;
+}
+
 /* ---- the arch tables: embedded, then PTXRAY_ARCH_PATH, then --arch-dir ---- */
 
 /* Loads the tables a command uses. NULL (errors in diags) when a directory
