@@ -134,7 +134,17 @@ struct px_func_analysis {
 	enum px_launch_from block_from;
 	int64_t (*tids)[32][3];  /* per warp of the block: each lane's tid (px_warp_lanes) */
 	uint32_t *nlanes;        /* per warp: lanes that exist */
+	/* fill_affine: the value of every thread atom (tid, laneid, quasi) at
+	 * each lane of each warp, for the warp evaluators: atom a's values in
+	 * warp w are tval[(tslot[a] * nwarps + w) * 32 ..], when tslot[a] >= 0;
+	 * PX_TSLOT_FAIL: it cannot be evaluated (quasi nodes nested too deep);
+	 * PX_TSLOT_NONE: not in the table (a uniform atom, or past the table's
+	 * size cap): evaluated as it is met. NULL tslot: no table. */
+	int32_t *tslot;
+	int64_t *tval;
+	uint32_t nwarps;         /* px_block_warps(block) */
 };
+enum { PX_TSLOT_NONE = -1, PX_TSLOT_FAIL = -2 };
 
 /* ---- results that outlive the body (module arena) ---- */
 enum px_access_pattern { PX_PATTERN_AFFINE, PX_PATTERN_UNKNOWN };
@@ -230,16 +240,15 @@ bool px_aff_has_uniform(const struct px_func_analysis *an, const struct px_aff *
 /* Evaluates predicate register p for a lane: 1 true, 0 false, -1 unknown. */
 int px_pred_eval(const struct px_func_analysis *an, int32_t p, const struct px_eval_env *env,
                  int depth);
-/* The same for the lanes of one warp at once: tid[l] for lane l, lanes
- * outside mask are ignored (their out[] is 0 / unspecified); uniform atoms
- * from uval/uknown (may be NULL). px_aff_eval_warp is false when a lane
- * needs an atom that is not known; px_pred_eval_warp gives -1 there. */
-bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
-                      const int64_t tid[32][3], uint32_t mask, const int64_t *uval,
-                      const bool *uknown, int64_t out[32]);
-void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, const int64_t tid[32][3],
-                       uint32_t mask, const int64_t *uval, const bool *uknown, int8_t out[32],
-                       int depth);
+/* The same for the lanes of warp w of the launch block at once (an->tids[w]
+ * for lane l), lanes outside mask are ignored (their out[] is 0 /
+ * unspecified); uniform atoms from uval/uknown (may be NULL).
+ * px_aff_eval_warp is false when a lane needs an atom that is not known;
+ * px_pred_eval_warp gives -1 there. */
+bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a, uint32_t w,
+                      uint32_t mask, const int64_t *uval, const bool *uknown, int64_t out[32]);
+void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, uint32_t w, uint32_t mask,
+                       const int64_t *uval, const bool *uknown, int8_t out[32], int depth);
 
 /* ---- building forms outside a PTX body (the CUDA front end) ----
  * The same arithmetic fill_affine uses, for expressions built from CUDA C

@@ -502,7 +502,7 @@ void fill_access(struct px_module *m, struct px_func *f)
 						p.off[l] = o0 + cx * (int64_t)l;
 				}
 				if (ok && !(linear && !needs_mask))
-					ok = px_aff_eval_warp(an, &t, (const int64_t (*)[3])tids[w], mask, NULL, NULL, p.off);
+					ok = px_aff_eval_warp(an, &t, w, mask, NULL, NULL, p.off);
 				/* dedupe: the same offsets up to a multiple of 128 bytes */
 				uint32_t q;
 				for (q = 0; q < npat; q++) {

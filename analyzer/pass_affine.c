@@ -846,6 +846,84 @@ static void fill_pred(struct actx *c, const struct px_insn *in, int32_t d)
 	}
 }
 
+/* The thread atoms' values per lane (an->tval, an->tslot; analysis.h), at
+ * most TVAL_CAP values (32 MB), in atom order: a quasi atom's operand atoms
+ * come before it, so its values are computed from theirs, with the same
+ * arithmetic and the same depth limit as atom_eval_warp (a quasi node
+ * deeper than MAX_DEPTH below the top cannot be evaluated: qh counts the
+ * quasi levels, saturating). Lanes past a warp's end hold tid 0. */
+#define TVAL_CAP (1u << 22)
+
+static void fill_thread_values(struct actx *c)
+{
+	struct px_func_analysis *an = c->an;
+	uint32_t nw = an->nwarps, n = an->natoms;
+	an->tslot = px_arena_alloc(c->arena, (n + 1) * sizeof *an->tslot);
+	uint32_t want = 0;
+	for (uint32_t id = 0; id < n; id++)
+		want += an->atoms[id].thread;
+	uint32_t rows = nw ? TVAL_CAP / (nw * 32) : 0;
+	if (want < rows)
+		rows = want;
+	an->tval = px_arena_alloc(c->arena, ((size_t)rows * nw * 32 + 1) * sizeof *an->tval);
+	uint8_t *qh = xcalloc(n + 1, 1);
+	uint32_t next = 0;
+	for (uint32_t id = 0; id < n; id++) {
+		const struct px_atom *t = &an->atoms[id];
+		an->tslot[id] = PX_TSLOT_NONE;
+		if (!t->thread || next == rows ||
+		    (t->kind != PX_ATOM_TID && t->kind != PX_ATOM_LANEID && t->kind != PX_ATOM_QUASI))
+			continue;
+		if (t->kind == PX_ATOM_QUASI) {
+			bool none = false, fail = false;
+			unsigned h = 0;
+			for (uint32_t i = 0; i < t->arg.nterms; i++) {
+				uint32_t x = t->arg.t[i].atom;
+				none |= x >= id || an->tslot[x] == PX_TSLOT_NONE;
+				fail |= x < id && an->tslot[x] == PX_TSLOT_FAIL;
+				if (x < id && qh[x] > h)
+					h = qh[x];
+			}
+			if (none)
+				continue;
+			qh[id] = (uint8_t)(h + 1 > 255 ? 255 : h + 1);
+			if (fail || qh[id] > MAX_DEPTH + 1) {
+				an->tslot[id] = PX_TSLOT_FAIL;
+				continue;
+			}
+		}
+		int64_t *row = an->tval + (size_t)next * nw * 32;
+		for (uint32_t w = 0; w < nw; w++) {
+			int64_t *v = row + (size_t)w * 32;
+			switch (t->kind) {
+			case PX_ATOM_TID:
+				for (uint32_t l = 0; l < 32; l++)
+					v[l] = an->tids[w][l][t->a];
+				break;
+			case PX_ATOM_LANEID:
+				for (uint32_t l = 0; l < 32; l++)
+					v[l] = l;
+				break;
+			default:  /* PX_ATOM_QUASI */
+				for (uint32_t l = 0; l < 32; l++)
+					v[l] = t->arg.c;
+				for (uint32_t i = 0; i < t->arg.nterms; i++) {
+					const int64_t *x = an->tval +
+					                   ((size_t)an->tslot[t->arg.t[i].atom] * nw + w) * 32;
+					int64_t coef = t->arg.t[i].coef;
+					for (uint32_t l = 0; l < 32; l++)
+						v[l] = px_wadd(v[l], px_wmul(coef, x[l]));
+				}
+				for (uint32_t l = 0; l < 32; l++)
+					v[l] = quasi_apply(t->qop, v[l], t->k);
+				break;
+			}
+		}
+		an->tslot[id] = (int32_t)next++;
+	}
+	free(qh);
+}
+
 /* Requires: fill_cfg, fill_loops. Fills: f->an (forms, provenance,
  * predicates, definition counts, the launch block used). */
 void fill_affine(struct px_module *m, struct px_func *f)
@@ -859,6 +937,7 @@ void fill_affine(struct px_module *m, struct px_func *f)
 		an->block[1] = an->block[2] = 1;
 	}
 	uint32_t nwarps = px_block_warps(an->block);
+	an->nwarps = nwarps;
 	an->tids = px_arena_alloc(ar, nwarps * sizeof *an->tids);
 	an->nlanes = px_arena_alloc(ar, nwarps * sizeof *an->nlanes);
 	for (uint32_t w = 0; w < nwarps; w++)
@@ -954,6 +1033,7 @@ void fill_affine(struct px_module *m, struct px_func *f)
 		if (in->guard < 0 || an->ndefs[d] > 1)
 			reg_form(&c, d, 0);
 	}
+	fill_thread_values(&c);
 	free(c.state);
 	free(c.def1);
 	free(c.def2);
@@ -1108,9 +1188,8 @@ static bool atom_eval_warp(const struct px_func_analysis *an, uint32_t id, const
 	}
 }
 
-bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
-                      const int64_t tid[32][3], uint32_t mask, const int64_t *uval,
-                      const bool *uknown, int64_t out[32])
+bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a, uint32_t w,
+                      uint32_t mask, const int64_t *uval, const bool *uknown, int64_t out[32])
 {
 	if (!a->known)
 		return false;
@@ -1118,11 +1197,17 @@ bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
 	for (uint32_t l = 0; l < 32; l++)
 		out[l] = a->c;
 	for (uint32_t i = 0; i < a->nterms; i++) {
-		if (!atom_eval_warp(an, a->t[i].atom, tid, mask, uval, uknown, x, 0))
+		int32_t s = an->tslot ? an->tslot[a->t[i].atom] : PX_TSLOT_NONE;
+		const int64_t *xv = x;
+		if (s >= 0)
+			xv = an->tval + ((size_t)s * an->nwarps + w) * 32;
+		else if (s == PX_TSLOT_FAIL ||
+		         !atom_eval_warp(an, a->t[i].atom, (const int64_t (*)[3])an->tids[w], mask, uval,
+		                         uknown, x, 0))
 			return false;
 		int64_t coef = a->t[i].coef;
 		for (uint32_t l = 0; l < 32; l++)
-			out[l] = px_wadd(out[l], px_wmul(coef, x[l]));
+			out[l] = px_wadd(out[l], px_wmul(coef, xv[l]));
 	}
 	for (uint32_t l = 0; l < 32; l++)
 		if (!(mask >> l & 1))
@@ -1130,9 +1215,8 @@ bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
 	return true;
 }
 
-void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, const int64_t tid[32][3],
-                       uint32_t mask, const int64_t *uval, const bool *uknown, int8_t out[32],
-                       int depth)
+void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, uint32_t w, uint32_t mask,
+                       const int64_t *uval, const bool *uknown, int8_t out[32], int depth)
 {
 	memset(out, -1, 32);
 	if (p < 0 || depth > 16)
@@ -1143,23 +1227,23 @@ void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, const int64
 		int64_t a[32], b[32];
 		if (q->cmp > PX_CMP_HS || q->cmp == PX_CMP_NONE)
 			return;
-		if (!px_aff_eval_warp(an, &q->a, tid, mask, uval, uknown, a) ||
-		    !px_aff_eval_warp(an, &q->b, tid, mask, uval, uknown, b))
+		if (!px_aff_eval_warp(an, &q->a, w, mask, uval, uknown, a) ||
+		    !px_aff_eval_warp(an, &q->b, w, mask, uval, uknown, b))
 			return;
 		for (uint32_t l = 0; l < 32; l++)
 			out[l] = (int8_t)compare(q->cmp, a[l], b[l], q->is_signed);
 		return;
 	}
 	case PX_PRED_NOT: {
-		px_pred_eval_warp(an, q->p, tid, mask, uval, uknown, out, depth + 1);
+		px_pred_eval_warp(an, q->p, w, mask, uval, uknown, out, depth + 1);
 		for (uint32_t l = 0; l < 32; l++)
 			out[l] = out[l] < 0 ? -1 : !out[l];
 		return;
 	}
 	case PX_PRED_AND: case PX_PRED_OR: case PX_PRED_XOR: {
 		int8_t x[32], y[32];
-		px_pred_eval_warp(an, q->p, tid, mask, uval, uknown, x, depth + 1);
-		px_pred_eval_warp(an, q->q, tid, mask, uval, uknown, y, depth + 1);
+		px_pred_eval_warp(an, q->p, w, mask, uval, uknown, x, depth + 1);
+		px_pred_eval_warp(an, q->q, w, mask, uval, uknown, y, depth + 1);
 		for (uint32_t l = 0; l < 32; l++) {
 			int xv = x[l], yv = y[l];
 			if (xv >= 0 && q->np) xv = !xv;

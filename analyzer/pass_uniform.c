@@ -142,14 +142,13 @@ void px_reach_masks(const struct px_func *f, uint32_t insn, bool with_guard, con
 	}
 	uint64_t nthreads = (uint64_t)an->block[0] * an->block[1] * an->block[2];
 	for (uint32_t w = 0; w < nw; w++) {
-		const int64_t (*tid)[3] = (const int64_t (*)[3])an->tids[w];
 		uint32_t nl = (uint32_t)(nthreads - 32ull * w >= 32 ? 32 : nthreads - 32ull * w);
 		uint32_t mask = nl == 32 ? 0xffffffffu : ((1u << nl) - 1);
 		/* a lane leaves at the first condition that fails for it */
 		uint32_t live = mask;
 		for (uint32_t k = 0; k < np && live; k++) {
 			int8_t v[32];
-			px_pred_eval_warp(an, preds[k], tid, live, uval, uknown, v, 0);
+			px_pred_eval_warp(an, preds[k], w, live, uval, uknown, v, 0);
 			for (uint32_t l = 0; l < nl; l++) {
 				if (!(live >> l & 1))
 					continue;
@@ -230,8 +229,7 @@ static uint8_t form_level(const struct px_func_analysis *an, const struct px_aff
 		int64_t v[32];
 		if (!nl)
 			continue;
-		if (!px_aff_eval_warp(an, &t, (const int64_t (*)[3])an->tids[w],
-		                      nl == 32 ? 0xffffffffu : (1u << nl) - 1, NULL, NULL, v))
+		if (!px_aff_eval_warp(an, &t, w, nl == 32 ? 0xffffffffu : (1u << nl) - 1, NULL, NULL, v))
 			return PX_UNI_DIVERGENT;
 		for (uint32_t l = 1; l < nl; l++)
 			if (v[l] != v[0])
@@ -479,11 +477,10 @@ static bool eval_branch(struct uctx *c, uint32_t b, int32_t guard, bool *split, 
 		px_reach_masks(f, ig, true, uval, uk, masks, &known);
 		for (uint32_t w = 0; ok && w < nw; w++) {
 			uint32_t mask = masks[w];
-			const int64_t (*tid)[3] = (const int64_t (*)[3])an->tids[w];
 			uint32_t nl = an->nlanes[w];
 			uint32_t taken = 0, active = 0;
 			int8_t v[32];
-			px_pred_eval_warp(an, guard, tid, mask, uval, uk, v, 0);
+			px_pred_eval_warp(an, guard, w, mask, uval, uk, v, 0);
 			for (uint32_t ln = 0; ln < nl; ln++) {
 				if (!(mask >> ln & 1))
 					continue;
@@ -582,7 +579,7 @@ static bool warp_constant(const struct px_func_analysis *an, const struct px_aff
 		int64_t v[32];
 		if (!masks[w])
 			continue;
-		if (!px_aff_eval_warp(an, &t, (const int64_t (*)[3])an->tids[w], masks[w], NULL, NULL, v))
+		if (!px_aff_eval_warp(an, &t, w, masks[w], NULL, NULL, v))
 			return false;
 		int64_t first = 0;
 		bool any = false;

@@ -240,3 +240,50 @@ Test(analysis, affine_arithmetic_wraps)
 	cr_assert_eq(q.c, 0);
 	px_arena_delete(ar);
 }
+
+/* px_aff_eval_warp reads the thread atoms' per-warp table (fill_affine);
+ * it must agree with the per-lane evaluator on every lane of every warp,
+ * including where a chain of quasi nodes gets too deep for either (more
+ * than MAX_DEPTH = 48 levels below the top): %q0 = tid.x >> 5, then each
+ * %qk = %q(k-1) ^ k, so %qk is k + 1 nested quasi atoms. */
+Test(analysis, warp_table_matches_lanes)
+{
+	char body[8192];
+	size_t n = (size_t)snprintf(body, sizeof body, ".reg .b32 %%q<64>;\nshr.u32 %%q0, %%r1, 5;\n");
+	for (int k = 1; k < 64; k++)
+		n += (size_t)snprintf(body + n, sizeof body - n, "xor.b32 %%q%d, %%q%d, %d;\n", k, k - 1, k);
+	snprintf(body + n, sizeof body - n, "ret;\n");
+	struct an a = run(body);
+	const struct px_func_analysis *an = a.m->funcs[0].an;
+	cr_assert_eq(an->nwarps, 8);
+	int evaluated = 0, failed = 0;
+	for (int k = 0; k < 64; k++) {
+		char name[8];
+		snprintf(name, sizeof name, "%%q%d", k);
+		const struct px_aff *x = &an->form[reg(&a, name)];
+		cr_assert(x->known);
+		for (uint32_t w = 0; w < an->nwarps; w++) {
+			int64_t v[32];
+			bool ok = px_aff_eval_warp(an, x, w, 0xffffffffu, NULL, NULL, v);
+			for (uint32_t l = 0; l < 32; l++) {
+				struct px_eval_env env = {.tid = {an->tids[w][l][0], an->tids[w][l][1],
+				                                  an->tids[w][l][2]}, .lane = l};
+				int64_t s;
+				cr_assert_eq(px_aff_eval(an, x, &env, &s), ok, "%s warp %u", name, w);
+				if (ok)
+					cr_assert_eq(v[l], s, "%s warp %u lane %u", name, w, l);
+			}
+			evaluated += ok;
+			failed += !ok;
+		}
+	}
+	/* %q0..%q48 (up to 49 levels) evaluate; %q49..%q63 do not */
+	cr_assert_eq(evaluated, 49 * 8);
+	cr_assert_eq(failed, 15 * 8);
+	/* warp 5 holds tid.x 160..191: %q0 = 5, %q1 = 5 ^ 1 = 4 */
+	int64_t v[32];
+	cr_assert(px_aff_eval_warp(an, &an->form[reg(&a, "%q1")], 5, 0xffffffffu, NULL, NULL, v));
+	cr_assert_eq(v[0], 4);
+	cr_assert_eq(v[31], 4);
+	done(&a);
+}
