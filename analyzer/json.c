@@ -51,11 +51,31 @@ void px_json_end_array(struct px_json *j)
 	emit(j->out, "]", 1);
 }
 
+/* The length of s's leading run of bytes that need no escape (all but the
+ * quotation mark, the reverse solidus and U+0000..U+001F; RFC 8259 section
+ * 7), looked at 8 bytes at a time: a word has such a byte exactly when one
+ * of its bytes is below 0x20 or equal to '"' or '\\' (the classic tests for
+ * a zero byte, (v - 0x01..) & ~v & 0x80.., of x ^ '"', x ^ '\\', and of a
+ * byte below 0x20, (x - 0x20..) & ~x & 0x80..). */
+static size_t plain_prefix(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+		if ((((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs)
+			break;
+	}
+	while (i < n && (unsigned char)s[i] >= 0x20 && s[i] != '"' && s[i] != '\\')
+		i++;
+	return i;
+}
+
 static void raw_string(struct px_buf *b, const char *s, size_t n)
 {
-	size_t start = 0;
-	while (start < n && (unsigned char)s[start] >= 0x20 && s[start] != '"' && s[start] != '\\')
-		start++;
+	size_t start = plain_prefix(s, n);
 	if (start == n && b->n + n + 3 <= b->cap) {
 		/* nothing to escape (the common case): one copy */
 		char *o = b->p + b->n;

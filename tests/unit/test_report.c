@@ -89,6 +89,48 @@ Test(json, escapes_and_nesting)
 	px_buf_free(&b);
 }
 
+/* The escape scan looks at 8 bytes at a time: every byte value at every
+ * position of a 21-byte string (2 words and a tail), among plain ASCII or
+ * UTF-8 bytes, escapes exactly as a byte-by-byte reference does. */
+Test(json, escapes_every_byte_anywhere)
+{
+	for (unsigned c = 1; c < 256; c++)
+		for (size_t pos = 0; pos < 21; pos++)
+			for (int fill = 0; fill < 2; fill++) {
+				char s[22], want[64];
+				for (size_t i = 0; i < 21; i++)
+					s[i] = fill ? (char)0xc3 : 'x';
+				s[pos] = (char)c;
+				s[21] = 0;
+				size_t n = 0;
+				want[n++] = '"';
+				for (size_t i = 0; i < 21; i++) {
+					unsigned char x = (unsigned char)s[i];
+					if (x == '"' || x == '\\') {
+						want[n++] = '\\';
+						want[n++] = (char)x;
+					} else if (x == '\n') {
+						n += (size_t)sprintf(want + n, "\\n");
+					} else if (x == '\t') {
+						n += (size_t)sprintf(want + n, "\\t");
+					} else if (x == '\r') {
+						n += (size_t)sprintf(want + n, "\\r");
+					} else if (x < 0x20) {
+						n += (size_t)sprintf(want + n, "\\u%04x", x);
+					} else {
+						want[n++] = (char)x;
+					}
+				}
+				want[n++] = '"';
+				want[n] = 0;
+				struct px_buf b = {0};
+				struct px_json j = {.out = &b};
+				px_json_string(&j, s);
+				cr_assert_str_eq(b.p, want, "byte 0x%02x at %zu", c, pos);
+				px_buf_free(&b);
+			}
+}
+
 Test(demangle, itanium_names)
 {
 	char *d = px_demangle(px_str_c("_Z6reducePfS_i"));
