@@ -232,9 +232,9 @@ void px_dump_loops(struct px_buf *out, const struct px_module *m, const struct p
 static void reg_set(struct px_buf *out, const struct px_func *f, const uint64_t *s)
 {
 	bool any = false;
-	for (uint32_t r = 0; r < f->nregs; r++)
-		if ((s[r >> 6] >> (r & 63)) & 1) {
-			px_buf_printf(out, " " PX_STR_FMT, PX_STR_ARG(f->regs[r].name));
+	for (uint32_t k = 0; k < f->nlive_regs; k++)
+		if ((s[k >> 6] >> (k & 63)) & 1) {
+			px_buf_printf(out, " " PX_STR_FMT, PX_STR_ARG(f->regs[f->live_reg[k]].name));
 			any = true;
 		}
 	if (!any)

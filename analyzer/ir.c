@@ -175,6 +175,9 @@ struct px_arena *px_func_detach_body(struct px_func *f)
 	f->loops = NULL;
 	f->nloops = 0;
 	f->an = NULL;
+	f->live_reg = NULL;
+	f->live_bit = NULL;
+	f->nlive_regs = f->live_words = 0;
 	return a;
 }
 

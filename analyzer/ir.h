@@ -345,6 +345,13 @@ struct px_func {
 	uint32_t max_live_insn;     /* instruction where max_live is first reached; UINT32_MAX if none */
 	uint32_t reg_wpeak;         /* fill_live: the weighted peak fill_regs estimates from */
 	bool live_done;             /* fill_live found blocks to measure (else no estimate) */
+	/* the numbering of the blocks' live sets (body arena): one bit per
+	 * register that some block reads before writing it (no other register
+	 * is ever live at a block boundary), in register order: live_reg[k] is
+	 * bit k's register, live_bit[r] register r's bit or -1; live_words
+	 * 64-bit words per set. Ask px_live_has whether a set holds a register. */
+	uint32_t *live_reg; int32_t *live_bit;
+	uint32_t nlive_regs, live_words;
 	/* ---- filled by fill_regs ---- */
 	bool estimated;             /* reg_estimate/reg_demand are final (callees included) */
 	/* ---- filled by fill_mentions (module arena: outlives the body) ---- */
@@ -365,7 +372,8 @@ struct px_block {
 	int32_t loop;               /* innermost loop holding it, -1 = none */
 	uint32_t rpo;               /* reverse post-order number; UINT32_MAX if unreachable */
 	bool reachable;
-	/* filled by fill_live: registers live in/out, one bit per register id */
+	/* filled by fill_live: registers live in/out (numbered by px_func's
+	 * live_bit; see px_live_has) */
 	uint64_t *live_in, *live_out;
 };
 
@@ -580,6 +588,16 @@ static inline const int32_t *px_func_uses(const struct px_func *f, uint32_t i, u
 	uint32_t s = f->op_start[i] + f->op_ndefs[i];
 	*n = f->op_start[i + 1] - s;
 	return f->op_regs + s;
+}
+
+/* Does the live set s (a block's live_in or live_out) hold register r?
+ * Requires fill_live. */
+static inline bool px_live_has(const struct px_func *f, const uint64_t *s, int32_t r)
+{
+	if (!s || !f->live_bit || r < 0 || (uint32_t)r >= f->nregs || f->live_bit[r] < 0)
+		return false;
+	uint32_t k = (uint32_t)f->live_bit[r];
+	return (s[k >> 6] >> (k & 63)) & 1;
 }
 
 /* 32-bit register units a declared register occupies (pass_live.c):

@@ -4,8 +4,8 @@
  * Liveness: classic backward dataflow over blocks with bitsets (64-bit
  * words; one bit per "global" register, one that some block reads before
  * writing it, since no other register is ever live at a block boundary;
- * the results are stored one bit per register id), solved with a worklist
- * seeded in post-order:
+ * the blocks' live sets keep that numbering: px_func's live_bit/live_reg,
+ * px_live_has), solved with a worklist seeded in post-order:
  *   live_in(b)  = use(b) | (live_out(b) & ~kill(b))
  *   live_out(b) = union of live_in(s) over the successors s
  * use(b) are the registers read before any unguarded write in b; kill(b) the
@@ -67,8 +67,8 @@
  * that belongs in the arch table once the passes receive one.
  *
  * Cost: O(iterations * blocks * global registers / 64) for the dataflow (a
- * few iterations for structured code), O(blocks * nregs / 64) to store the
- * sets, plus a few linear walks of the instructions. */
+ * few iterations for structured code) plus a few linear walks of the
+ * instructions; nothing per block is proportional to all the registers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,10 +250,12 @@ static inline const int32_t *uses_of(const struct ops_table *t, uint32_t i, uint
  * corpus this is a small part of the registers, and the sets shrink with it. */
 struct live_state {
 	struct ops_table ops;
-	uint32_t W;                 /* words per full set (one bit per register id) */
 	uint32_t G, WG;             /* global registers, words per compact set */
-	int32_t *gidx;              /* per register: its bit in the compact sets, or -1 */
-	uint32_t *glist;            /* per compact bit: the register (ascending) */
+	int32_t *gidx;              /* per register: its bit in the compact sets, or -1
+	                             * (f->live_bit) */
+	uint32_t *glist;            /* per compact bit: the register, ascending (f->live_reg) */
+	uint32_t *mark;             /* per register: == an epoch of the walk when in its set */
+	uint32_t *cepoch;           /* per class: the walk's epoch its ccount belongs to */
 	uint64_t *use, *kill;       /* per block, WG words each (malloc) */
 	uint64_t *livein, *liveout; /* plain liveness, per block, compact */
 	uint64_t *defin, *defout;   /* forward "may be defined" sets, compact */
@@ -261,7 +263,8 @@ struct live_state {
 	uint32_t *wunits;           /* per class (indexed by its register id), tenths,
 	                             * weighted for the estimate */
 	uint32_t *cls;              /* per register: its value class (find_classes) */
-	uint32_t *ccount;           /* per class: members live now (during the walk) */
+	uint32_t *ccount;           /* per class: members live now (during the walk, valid
+	                             * when cepoch is the current epoch) */
 	bool *pred;                 /* per register: a predicate */
 };
 
@@ -419,42 +422,44 @@ static inline bool defined_in(const struct live_state *s, const uint64_t *din, u
 	return s->gidx[r] >= 0 && bit_get(din, (uint32_t)s->gidx[r]);
 }
 
-/* Sets full (s->W words, zeroed) to the registers of the compact set
- * a & b (b NULL: a). */
-static void expand(const struct live_state *s, const uint64_t *a, const uint64_t *b,
-                   uint64_t *full)
-{
-	for (uint32_t w = 0; w < s->WG; w++)
-		for (uint64_t x = b ? a[w] & b[w] : a[w]; x; x &= x - 1)
-			bit_set(full, s->glist[w * 64 + (uint32_t)__builtin_ctzll(x)]);
-}
-
 struct pressure {
 	uint32_t units, preds, wunits;  /* counted now */
 	uint32_t max_units, max_preds, max_wunits, at;
+	uint32_t epoch;                 /* the current block's live set: mark[r] == epoch */
 };
 
-static void p_add(struct pressure *p, const struct live_state *s, uint64_t *set, uint32_t r)
+/* Members of class c live now. */
+static inline uint32_t class_count(const struct live_state *s, const struct pressure *p, uint32_t c)
 {
-	if (bit_get(set, r))
+	return s->cepoch[c] == p->epoch ? s->ccount[c] : 0;
+}
+
+static void p_add(struct pressure *p, const struct live_state *s, uint32_t r)
+{
+	if (s->mark[r] == p->epoch)
 		return;
-	bit_set(set, r);
+	s->mark[r] = p->epoch;
 	if (s->pred[r])
 		p->preds++;
 	p->units += s->units[r];
-	if (s->ccount[s->cls[r]]++ == 0)
-		p->wunits += s->wunits[s->cls[r]];
+	uint32_t c = s->cls[r];
+	if (s->cepoch[c] != p->epoch) {
+		s->cepoch[c] = p->epoch;
+		s->ccount[c] = 0;
+	}
+	if (s->ccount[c]++ == 0)
+		p->wunits += s->wunits[c];
 }
 
-static void p_del(struct pressure *p, const struct live_state *s, uint64_t *set, uint32_t r)
+static void p_del(struct pressure *p, const struct live_state *s, uint32_t r)
 {
-	if (!bit_get(set, r))
+	if (s->mark[r] != p->epoch)
 		return;
-	bit_clr(set, r);
+	s->mark[r] = 0;
 	if (s->pred[r])
 		p->preds--;
 	p->units -= s->units[r];
-	if (--s->ccount[s->cls[r]] == 0)
+	if (--s->ccount[s->cls[r]] == 0)   /* added in this epoch: its count is current */
 		p->wunits -= s->wunits[s->cls[r]];
 }
 
@@ -520,12 +525,15 @@ static void find_hoists(const struct px_func *f, const struct live_state *s,
  * reused for STORE_HOLD instructions (the store reads it late; SASS shows
  * the data registers of consecutive stores rotating). A stored value that
  * dies at the store is therefore live for STORE_HOLD more instructions in
- * its block: fills hadd/hsub as find_hoists does. seen: W scratch words
- * holding the block's plain live_out (consumed). */
+ * its block: fills hadd/hsub as find_hoists does. lout: the block's plain
+ * live_out (compact); seen: s->mark == epoch (a fresh epoch). */
 static void find_store_holds(const struct px_func *f, const struct live_state *s,
-                             const struct px_block *bl, uint64_t *seen,
+                             const struct px_block *bl, const uint64_t *lout, uint32_t epoch,
                              uint32_t *hadd, uint32_t *hsub)
 {
+	for (uint32_t w = 0; w < s->WG; w++)
+		for (uint64_t x = lout[w]; x; x &= x - 1)
+			s->mark[s->glist[w * 64 + (uint32_t)__builtin_ctzll(x)]] = epoch;
 	for (uint32_t i = bl->end; i-- > bl->first;) {
 		const struct px_insn *in = &f->insns[i];
 		unsigned fl = px_opcode_flags((enum px_opcode)in->op);
@@ -537,7 +545,7 @@ static void find_store_holds(const struct px_func *f, const struct live_state *s
 			for (uint32_t e = 0; e < nelem; e++) {
 				const struct px_operand *o = d->kind == PX_OPND_VEC ? &d->elems[e] : d;
 				if (o->kind != PX_OPND_REG || o->reg < 0 || (uint32_t)o->reg >= f->nregs ||
-				    bit_get(seen, (uint32_t)o->reg) || s->pred[o->reg])
+				    s->mark[o->reg] == epoch || s->pred[o->reg])
 					continue;
 				uint32_t w = s->wunits[s->cls[o->reg]];
 				hadd[k] += w;
@@ -547,13 +555,15 @@ static void find_store_holds(const struct px_func *f, const struct live_state *s
 		uint32_t nu;
 		const int32_t *ops = uses_of(&s->ops, i, &nu);
 		for (uint32_t k = 0; k < nu; k++)
-			bit_set(seen, (uint32_t)ops[k]);
+			s->mark[ops[k]] = epoch;
 	}
 }
 
 /* Requires: plain liveness and defin/defout (compact). Fills every block's
- * live_in/live_out (arena, full sets) with live & defined and walks every
- * block backward once. Fills the pressure.
+ * live_in/live_out (arena) with live & defined and walks every block
+ * backward once. Fills the pressure. The sets of the walk are epochs of
+ * s->mark (two a block: the store holds' and the live set's), so no block
+ * pays for clearing them.
  * A register that is not global is never in live_out, and it is written
  * (unguarded) before any read of it in its block, so whether it was
  * defined on entry (defined_in answers false) changes nothing below: a
@@ -562,8 +572,7 @@ static void find_store_holds(const struct px_func *f, const struct live_state *s
 static void walk_pressure(struct px_module *m, struct px_func *f, const struct live_state *s,
                           struct pressure *p)
 {
-	uint32_t W = s->W, WG = s->WG;
-	uint64_t *cur = xcalloc(W + 1, sizeof *cur);
+	uint32_t WG = s->WG, epoch = 0;
 	/* first write of each register in the current block, for registers not
 	 * in defin: a register is "defined" before insn i iff i > firstw */
 	uint32_t *firstw = xmalloc((f->nregs + 1) * sizeof *firstw);
@@ -579,16 +588,15 @@ static void walk_pressure(struct px_module *m, struct px_func *f, const struct l
 		const uint64_t *lin = s->livein + (size_t)b * WG, *lout = s->liveout + (size_t)b * WG;
 		const uint64_t *din = s->defin + (size_t)b * WG, *dout = s->defout + (size_t)b * WG;
 		find_hoists(f, s, bl, lastdef, hadd, hsub);
-		if (STORE_HOLD > 0) {
-			memset(cur, 0, W * sizeof *cur);
-			expand(s, lout, NULL, cur);
-			find_store_holds(f, s, bl, cur, hadd, hsub);
-		}
+		if (STORE_HOLD > 0)
+			find_store_holds(f, s, bl, lout, ++epoch, hadd, hsub);
 		uint32_t hoisted = 0;  /* weight of the hoisted loads in flight */
-		bl->live_in = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
-		bl->live_out = px_arena_alloc(px_func_arena(m, f), W * sizeof(uint64_t) + 8);
-		expand(s, lin, din, bl->live_in);
-		expand(s, lout, dout, bl->live_out);
+		bl->live_in = px_arena_alloc(px_func_arena(m, f), (WG + 1) * sizeof(uint64_t));
+		bl->live_out = px_arena_alloc(px_func_arena(m, f), (WG + 1) * sizeof(uint64_t));
+		for (uint32_t w = 0; w < WG; w++) {
+			bl->live_in[w] = lin[w] & din[w];
+			bl->live_out[w] = lout[w] & dout[w];
+		}
 		for (uint32_t i = bl->first; i < bl->end; i++) {
 			uint32_t nd;
 			const int32_t *ops = defs_of(&s->ops, i, &nd);
@@ -596,11 +604,11 @@ static void walk_pressure(struct px_module *m, struct px_func *f, const struct l
 				if (!defined_in(s, din, (uint32_t)ops[k]) && firstw[ops[k]] == UINT32_MAX)
 					firstw[ops[k]] = i;
 		}
-		memset(cur, 0, W * sizeof *cur);
+		p->epoch = ++epoch;
 		p->units = p->preds = p->wunits = 0;
 		for (uint32_t w = 0; w < WG; w++)
-			for (uint64_t x = lout[w] & dout[w]; x; x &= x - 1)
-				p_add(p, s, cur, s->glist[w * 64 + (uint32_t)__builtin_ctzll(x)]);
+			for (uint64_t x = bl->live_out[w]; x; x &= x - 1)
+				p_add(p, s, s->glist[w * 64 + (uint32_t)__builtin_ctzll(x)]);
 		if (bl->end == bl->first)
 			p_note(p, p->units, p->preds, p->wunits, bl->first);
 		for (uint32_t i = bl->end; i-- > bl->first;) {
@@ -611,14 +619,14 @@ static void walk_pressure(struct px_module *m, struct px_func *f, const struct l
 			uint32_t au = p->units, ap = p->preds, aw = p->wunits;
 			for (uint32_t k = 0; k < nd; k++) {
 				uint32_t r = (uint32_t)ops[k];
-				bool dup = bit_get(cur, r);
+				bool dup = s->mark[r] == p->epoch;
 				for (uint32_t j = 0; j < k && !dup; j++)
 					dup = ops[j] == ops[k];
 				if (!dup) {
 					ap += s->pred[r];
 					au += s->units[r];
 					/* a class already live, or counted for an earlier result */
-					bool cdup = s->ccount[s->cls[r]] > 0;
+					bool cdup = class_count(s, p, s->cls[r]) > 0;
 					for (uint32_t j = 0; j < k && !cdup; j++)
 						cdup = s->cls[ops[j]] == s->cls[r];
 					if (!cdup)
@@ -633,12 +641,12 @@ static void walk_pressure(struct px_module *m, struct px_func *f, const struct l
 				uint32_t r = (uint32_t)ops[k];
 				bool had = defined_in(s, din, r) || firstw[r] < i;
 				if (in->guard < 0 || !had)
-					p_del(p, s, cur, r);
+					p_del(p, s, r);
 			}
 			for (uint32_t k = 0; k < nu; k++) {
 				uint32_t r = (uint32_t)uops[k];
 				if (defined_in(s, din, r) || firstw[r] < i)
-					p_add(p, s, cur, r);
+					p_add(p, s, r);
 			}
 			p_note(p, p->units, p->preds, p->wunits + hoisted, i);
 			hoisted -= hsub[i];
@@ -649,11 +657,7 @@ static void walk_pressure(struct px_module *m, struct px_func *f, const struct l
 			for (uint32_t k = 0; k < nd; k++)
 				firstw[ops[k]] = UINT32_MAX;
 		}
-		for (uint32_t w = 0; w < W; w++)  /* the class counts back to zero */
-			for (uint64_t x = cur[w]; x; x &= x - 1)
-				s->ccount[s->cls[w * 64 + (uint32_t)__builtin_ctzll(x)]] = 0;
 	}
-	free(cur);
 	free(firstw);
 	free(lastdef);
 	free(hadd);
@@ -875,14 +879,20 @@ void fill_live(struct px_module *m, struct px_func *f)
 	f->max_live_insn = UINT32_MAX;
 	f->reg_wpeak = 0;
 	f->live_done = false;
+	f->live_reg = NULL;
+	f->live_bit = NULL;
+	f->nlive_regs = f->live_words = 0;
 	if (n == 0)
 		return;
 	struct live_state s;
 	ops_init(f, &s.ops);
-	s.W = (f->nregs + 63) / 64;
-	s.gidx = xmalloc((f->nregs + 1) * sizeof *s.gidx);
-	s.glist = xmalloc((f->nregs + 1) * sizeof *s.glist);
+	s.gidx = f->live_bit = px_arena_alloc(px_func_arena(m, f), (f->nregs + 1) * sizeof *s.gidx);
+	s.glist = f->live_reg = px_arena_alloc(px_func_arena(m, f), (f->nregs + 1) * sizeof *s.glist);
 	find_globals(f, &s);
+	f->nlive_regs = s.G;
+	f->live_words = s.WG;
+	s.mark = xcalloc(f->nregs + 1, sizeof *s.mark);
+	s.cepoch = xcalloc(f->nregs + 1, sizeof *s.cepoch);
 	size_t words = (size_t)n * s.WG + 1;
 	s.use = xcalloc(words, sizeof(uint64_t));
 	s.kill = xcalloc(words, sizeof(uint64_t));
@@ -912,7 +922,7 @@ void fill_live(struct px_module *m, struct px_func *f)
 	local_sets(f, &s);
 	solve_live(f, &s);
 	solve_defined(f, &s);
-	struct pressure p = {0, 0, 0, 0, 0, 0, UINT32_MAX};
+	struct pressure p = {0, 0, 0, 0, 0, 0, UINT32_MAX, 0};
 	walk_pressure(m, f, &s, &p);
 	f->max_live = p.max_units;
 	f->max_live_pred = p.max_preds;
@@ -920,8 +930,8 @@ void fill_live(struct px_module *m, struct px_func *f)
 	f->reg_wpeak = p.max_wunits;
 	f->live_done = true;
 	ops_free(&s.ops);
-	free(s.gidx);
-	free(s.glist);
+	free(s.mark);
+	free(s.cepoch);
 	free(s.use);
 	free(s.kill);
 	free(s.livein);

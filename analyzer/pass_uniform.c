@@ -323,8 +323,7 @@ static void sweep(struct uctx *c, bool *changed)
 
 static bool live_in(const struct px_func *f, uint32_t b, int32_t r)
 {
-	const uint64_t *s = f->blocks[b].live_in;
-	return s && (s[(uint32_t)r / 64] >> ((uint32_t)r % 64) & 1);
+	return px_live_has(f, f->blocks[b].live_in, r);
 }
 
 static bool in_loop(const struct px_func *f, uint32_t b, int32_t l)

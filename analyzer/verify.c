@@ -335,16 +335,23 @@ static void check_loops(struct vctx *v)
 static void check_live(struct vctx *v)
 {
 	const struct px_func *f = v->f;
-	uint32_t W = (f->nregs + 63) / 64;
+	uint32_t W = f->live_words, n = f->nlive_regs;
+	if (f->nblocks && (!f->live_bit || !f->live_reg || W != (n + 63) / 64 || n > f->nregs)) {
+		fail(v, "no live set numbering");
+		return;
+	}
+	for (uint32_t k = 0; k < n && v->ok; k++)
+		if (f->live_reg[k] >= f->nregs || f->live_bit[f->live_reg[k]] != (int32_t)k ||
+		    (k && f->live_reg[k] <= f->live_reg[k - 1]))
+			fail(v, "live bit %u: register %u out of order or unnumbered", k, f->live_reg[k]);
 	for (uint32_t b = 0; b < f->nblocks && v->ok; b++) {
 		const struct px_block *bl = &f->blocks[b];
 		if (!bl->live_in || !bl->live_out) {
 			fail(v, "b%u: no live sets", b);
 			break;
 		}
-		if (f->nregs % 64 && W &&
-		    ((bl->live_in[W - 1] | bl->live_out[W - 1]) >> (f->nregs % 64)))
-			fail(v, "b%u: live bits beyond nregs", b);
+		if (n % 64 && W && ((bl->live_in[W - 1] | bl->live_out[W - 1]) >> (n % 64)))
+			fail(v, "b%u: live bits beyond the live registers", b);
 		/* live_out(b) is covered by the successors' live_in */
 		for (uint32_t w = 0; w < W; w++) {
 			uint64_t cover = 0;

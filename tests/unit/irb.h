@@ -345,9 +345,9 @@ static inline int32_t irb_reg(const struct px_func *f, const char *name)
 	return -1;
 }
 
-static inline bool irb_live(const uint64_t *set, int32_t r)
+static inline bool irb_live(const struct px_func *f, const uint64_t *set, int32_t r)
 {
-	return r >= 0 && ((set[r >> 6] >> (r & 63)) & 1);
+	return px_live_has(f, set, r);
 }
 
 #endif
