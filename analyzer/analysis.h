@@ -123,7 +123,9 @@ enum px_uni { PX_UNI_BLOCK = 0, PX_UNI_WARP = 1, PX_UNI_DIVERGENT = 2 };
 struct px_func_analysis {
 	struct px_aff *form;  /* per register */
 	uint8_t *prov;        /* per register: enum px_prov */
-	struct px_pred *pred; /* per register (predicates only) */
+	struct px_pred *pred; /* per predicate register, by pidx: pred[0] is an unknown
+	                       * predicate that every other register maps to (px_pred_of) */
+	uint32_t *pidx;       /* per register: its entry in pred */
 	uint32_t *ndefs;      /* per register: definitions in the body */
 	struct px_atom *atoms; uint32_t natoms, capatoms;
 	uint8_t *uni;         /* per register: enum px_uni (fill_uniform) */
@@ -145,6 +147,13 @@ struct px_func_analysis {
 	uint32_t nwarps;         /* px_block_warps(block) */
 };
 enum { PX_TSLOT_NONE = -1, PX_TSLOT_FAIL = -2 };
+
+/* What fill_affine knows of the predicate register r (0 <= r < nregs):
+ * PX_PRED_UNKNOWN for a register that is not a predicate. */
+static inline const struct px_pred *px_pred_of(const struct px_func_analysis *an, int32_t r)
+{
+	return &an->pred[an->pidx[r]];
+}
 
 /* ---- results that outlive the body (module arena) ---- */
 enum px_access_pattern { PX_PATTERN_AFFINE, PX_PATTERN_UNKNOWN };

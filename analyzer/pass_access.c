@@ -227,10 +227,10 @@ static int64_t trip_count(const struct px_func *f, uint32_t l)
 	}
 	uint32_t bi = bb->end - 1;
 	const struct px_insn *br = &f->insns[bi];
-	if (br->op != PX_OP_BRA || br->guard < 0 || an->pred[br->guard].kind != PX_PRED_SETP)
+	if (br->op != PX_OP_BRA || br->guard < 0 || px_pred_of(an, br->guard)->kind != PX_PRED_SETP)
 		return -1;
 	bool back_on_true = bb->succs[0] == lp->header;   /* succs[0]: the branch target */
-	const struct px_pred *q = &an->pred[br->guard];
+	const struct px_pred *q = px_pred_of(an, br->guard);
 	/* the one LOOP atom of l, and no other non-constant atom */
 	int64_t atom = -1;
 	for (int side = 0; side < 2; side++) {

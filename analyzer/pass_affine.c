@@ -812,7 +812,7 @@ static struct px_aff reg_form(struct actx *c, int32_t r, int depth)
 /* The predicate a single definition computes. */
 static void fill_pred(struct actx *c, const struct px_insn *in, int32_t d)
 {
-	struct px_pred *p = &c->an->pred[d];
+	struct px_pred *p = &c->an->pred[c->an->pidx[d]];   /* d is a predicate */
 	const struct px_operand *o = in->opnds;
 	if (in->op == PX_OP_SETP && in->nopnds == 3 && o[0].kind == PX_OPND_REG && in->ntypes) {
 		char k = px_type_kind(in->types[0]);
@@ -945,7 +945,12 @@ void fill_affine(struct px_module *m, struct px_func *f)
 	uint32_t nr = f->nregs;
 	an->form = px_arena_alloc(ar, (nr + 1) * sizeof *an->form);
 	an->prov = px_arena_alloc(ar, nr + 1);
-	an->pred = px_arena_alloc(ar, (nr + 1) * sizeof *an->pred);
+	an->pidx = px_arena_alloc(ar, (nr + 1) * sizeof *an->pidx);
+	uint32_t npred = 0;
+	for (uint32_t r = 0; r < nr; r++)
+		if (f->regs[r].type == PX_TYPE_PRED)
+			an->pidx[r] = ++npred;
+	an->pred = px_arena_alloc(ar, (npred + 1) * sizeof *an->pred);
 	an->ndefs = px_arena_alloc(ar, (nr + 1) * sizeof *an->ndefs);
 	struct actx c = {.m = m, .f = f, .an = an, .arena = ar};
 	c.state = xcalloc(nr + 1, 1);
@@ -1113,7 +1118,7 @@ int px_pred_eval(const struct px_func_analysis *an, int32_t p, const struct px_e
 {
 	if (p < 0 || depth > 16)
 		return -1;
-	const struct px_pred *q = &an->pred[p];
+	const struct px_pred *q = px_pred_of(an, p);
 	switch (q->kind) {
 	case PX_PRED_SETP: {
 		int64_t a, b;
@@ -1221,7 +1226,7 @@ void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, uint32_t w,
 	memset(out, -1, 32);
 	if (p < 0 || depth > 16)
 		return;
-	const struct px_pred *q = &an->pred[p];
+	const struct px_pred *q = px_pred_of(an, p);
 	switch (q->kind) {
 	case PX_PRED_SETP: {
 		int64_t a[32], b[32];

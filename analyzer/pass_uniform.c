@@ -549,7 +549,7 @@ static bool pred_unsure(const struct uctx *c, int32_t p, int depth)
 {
 	if (p < 0 || (uint32_t)p >= c->f->nregs || depth > 16)
 		return false;
-	const struct px_pred *q = &c->an->pred[p];
+	const struct px_pred *q = px_pred_of(c->an, p);
 	switch (q->kind) {
 	case PX_PRED_SETP:
 		return form_unsure(c, &q->a) || form_unsure(c, &q->b);
@@ -597,7 +597,7 @@ static bool warp_constant(const struct px_func_analysis *an, const struct px_aff
 static int never_splits(struct uctx *c, uint32_t b, int32_t guard)
 {
 	const struct px_func_analysis *an = c->an;
-	const struct px_pred *q = &an->pred[guard];
+	const struct px_pred *q = px_pred_of(an, guard);
 	if (q->kind != PX_PRED_SETP || !q->a.known || !q->b.known)
 		return -1;
 	{
@@ -705,7 +705,7 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 			if (st == BS_NONE) {
 				bool split = true, warp_only = true;
 				int32_t minside;
-				if (an->pred[g].kind != PX_PRED_UNKNOWN &&
+				if (px_pred_of(an, g)->kind != PX_PRED_UNKNOWN &&
 				    eval_branch(&c, b, g, &split, &minside, &warp_only) && !split)
 					st = warp_only ? BS_PROVED_WARP : BS_PROVED;
 				else if (never_splits(&c, b, g) == 1)
@@ -780,7 +780,7 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 			                              " branch or loop exit before it)", reason(&c, g));
 			continue;
 		}
-		if (an->pred[g].kind != PX_PRED_UNKNOWN && eval_branch(&c, b, g, &split, &minside, &warp_only)) {
+		if (px_pred_of(an, g)->kind != PX_PRED_UNKNOWN && eval_branch(&c, b, g, &split, &minside, &warp_only)) {
 			if (!split) {
 				rec->divergence = PX_DIV_UNIFORM;
 				rec->across = warp_only ? PX_UNI_WARP : PX_UNI_BLOCK;
@@ -802,7 +802,8 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 			                              reason(&c, g));
 			continue;
 		}
-		if (an->pred[g].kind == PX_PRED_SETP && an->pred[g].a.known && an->pred[g].b.known) {
+		if (px_pred_of(an, g)->kind == PX_PRED_SETP && px_pred_of(an, g)->a.known &&
+		    px_pred_of(an, g)->b.known) {
 			/* the lanes' values are modelled but need values known only at launch */
 			rec->divergence = PX_DIV_UNKNOWN;
 			rec->reason = px_arena_printf(m->arena, "%s; whether a warp splits depends on values known"
