@@ -310,17 +310,26 @@ uint32_t px_insn_uses(const struct px_insn *in, int32_t *out, uint32_t max)
 
 /* Requires: a parsed body. Fills: f->op_start, op_ndefs, op_regs (body
  * arena): every instruction's defs and uses, decoded once, because the
- * passes after it (live, affine, uniform) read them many times each. */
+ * passes after it (live, affine, uniform) read them many times each. One
+ * walk, into a growing scratch array copied to the arena at the end. */
 void fill_operands(struct px_module *m, struct px_func *f)
 {
 	struct px_arena *ar = px_func_arena(m, f);
-	uint32_t n = f->ninsns, total = 0;
+	uint32_t n = f->ninsns, total = 0, cap = 3 * n + 64;
 	f->op_start = px_arena_alloc(ar, (n + 1) * sizeof *f->op_start);
 	f->op_ndefs = px_arena_alloc(ar, (n + 1) * sizeof *f->op_ndefs);
-	int32_t tmp[1];
+	int32_t *regs = xmalloc(cap * sizeof *regs);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t nd = px_insn_defs(&f->insns[i], tmp, 0);
-		uint32_t nu = px_insn_uses(&f->insns[i], tmp, 0);
+		const struct px_insn *in = &f->insns[i];
+		uint32_t nd, nu;
+		for (;;) {
+			nd = px_insn_defs(in, regs + total, cap - total);
+			nu = nd <= cap - total ? px_insn_uses(in, regs + total + nd, cap - total - nd) : 0;
+			if (nd + nu <= cap - total)
+				break;
+			cap = 2 * cap + nd + nu;   /* rare: grow and decode again */
+			regs = xrealloc(regs, cap * sizeof *regs);
+		}
 		if (nd > UINT16_MAX)
 			nd = UINT16_MAX;  /* cannot happen: operands are capped far below */
 		f->op_start[i] = total;
@@ -329,11 +338,8 @@ void fill_operands(struct px_module *m, struct px_func *f)
 	}
 	f->op_start[n] = total;
 	f->op_regs = px_arena_alloc(ar, (total + 1) * sizeof *f->op_regs);
-	for (uint32_t i = 0; i < n; i++) {
-		int32_t *o = f->op_regs + f->op_start[i];
-		uint32_t nd = px_insn_defs(&f->insns[i], o, f->op_ndefs[i]);
-		px_insn_uses(&f->insns[i], o + nd, f->op_start[i + 1] - f->op_start[i] - nd);
-	}
+	memcpy(f->op_regs, regs, total * sizeof *f->op_regs);
+	free(regs);
 }
 
 void px_dump_operands(struct px_buf *out, const struct px_module *m, const struct px_func *f)
