@@ -174,6 +174,16 @@ struct uctx {
 	bool *loop_unsure;  /* per loop: lanes may leave it at different iterations */
 	bool *reg_unsure;   /* per register: merged after a divergent branch (JOIN atoms) */
 	uint64_t work;
+	uint64_t gen;       /* raised levels so far (raise_to) */
+	struct branch_eval *ev;  /* per block: eval_branch's last answer */
+};
+
+/* eval_branch's answer for a block's branch, and c->gen + 1 when it was
+ * computed (0: never). */
+struct branch_eval {
+	uint64_t gen;
+	bool ok, split, warp_only;
+	int32_t minside;
 };
 
 /* The fixpoint's view of a conditional branch whose guard varies by thread. */
@@ -245,6 +255,7 @@ static void raise_to(struct uctx *c, int32_t r, uint8_t lv, int32_t why, uint8_t
 	c->lvl[r] = lv;
 	c->why[r] = why;
 	c->why_comp[r] = comp;
+	c->gen++;
 	*changed = true;
 }
 
@@ -512,6 +523,24 @@ static bool eval_branch(struct uctx *c, uint32_t b, int32_t guard, bool *split, 
 	return ok;
 }
 
+/* eval_branch, answered again without the work while no level has risen
+ * since: it reads nothing else that changes (the levels, through
+ * px_reach_masks; the rest is fill_affine's and the launch's). The branch
+ * verdicts after the fixpoint ask again for most branches it evaluated. */
+static bool eval_branch_memo(struct uctx *c, uint32_t b, int32_t guard, bool *split,
+                             int32_t *minside, bool *warp_only)
+{
+	struct branch_eval *e = &c->ev[b];
+	if (e->gen != c->gen + 1) {
+		e->ok = eval_branch(c, b, guard, &e->split, &e->minside, &e->warp_only);
+		e->gen = c->gen + 1;
+	}
+	*split = e->split;
+	*minside = e->minside;
+	*warp_only = e->warp_only;
+	return e->ok;
+}
+
 /* A comparison a < b (or <=, >, >=) whose uniform part is unknown: D = a - b
  * = T(lane) + c + U, U a sum of unknown uniform terms all multiples of A.
  * The lanes of a warp split only if a threshold of the class -c (mod A)
@@ -684,6 +713,7 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 	for (uint32_t r = 0; r < f->nregs; r++)
 		c.why[r] = -1;
 	c.bstate = xcalloc(f->nblocks + 1, 1);
+	c.ev = xcalloc(f->nblocks + 1, sizeof *c.ev);
 	c.flc = xcalloc(f->nregs + 1, 1);
 	/* read by the branch verdicts below too: body arena, freed with the body */
 	c.loop_unsure = px_arena_alloc(ar, (f->nloops + 1) * sizeof *c.loop_unsure);
@@ -706,7 +736,7 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 				bool split = true, warp_only = true;
 				int32_t minside;
 				if (px_pred_of(an, g)->kind != PX_PRED_UNKNOWN &&
-				    eval_branch(&c, b, g, &split, &minside, &warp_only) && !split)
+				    eval_branch_memo(&c, b, g, &split, &minside, &warp_only) && !split)
 					st = warp_only ? BS_PROVED_WARP : BS_PROVED;
 				else if (never_splits(&c, b, g) == 1)
 					st = BS_PROVED_WARP;
@@ -780,7 +810,7 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 			                              " branch or loop exit before it)", reason(&c, g));
 			continue;
 		}
-		if (px_pred_of(an, g)->kind != PX_PRED_UNKNOWN && eval_branch(&c, b, g, &split, &minside, &warp_only)) {
+		if (px_pred_of(an, g)->kind != PX_PRED_UNKNOWN && eval_branch_memo(&c, b, g, &split, &minside, &warp_only)) {
 			if (!split) {
 				rec->divergence = PX_DIV_UNIFORM;
 				rec->across = warp_only ? PX_UNI_WARP : PX_UNI_BLOCK;
@@ -813,6 +843,7 @@ void fill_uniform(struct px_module *m, struct px_func *f)
 		rec->divergence = PX_DIV_DIVERGENT;
 		rec->reason = reason(&c, g);
 	}
+	free(c.ev);
 }
 
 void px_dump_uniform(struct px_buf *out, const struct px_module *m, const struct px_func *f)
