@@ -176,12 +176,24 @@ char *px_arena_strndup(struct px_arena *a, const char *s, size_t n)
 
 char *px_arena_printf(struct px_arena *a, const char *fmt, ...)
 {
-	va_list ap;
+	/* one formatting pass into a stack buffer when the text fits (the
+	 * analyses' messages do), else measure and format into the arena */
+	char buf[512];
+	va_list ap, aq;
 	va_start(ap, fmt);
-	char *tmp = xvasprintf(fmt, ap);
+	va_copy(aq, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	char *p = px_arena_strndup(a, tmp, strlen(tmp));
-	free(tmp);
+	if (n < 0)
+		n = 0;
+	char *p;
+	if ((size_t)n < sizeof buf) {
+		p = px_arena_strndup(a, buf, (size_t)n);
+	} else {
+		p = px_arena_alloc(a, (size_t)n + 1);
+		vsnprintf(p, (size_t)n + 1, fmt, aq);
+	}
+	va_end(aq);
 	return p;
 }
 

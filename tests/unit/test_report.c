@@ -200,3 +200,24 @@ Test(ptxas, many_kernels_grow_the_array)
 	px_ptxas_result_free(&r);
 	px_buf_free(&b);
 }
+
+/* px_arena_printf formats short texts through a stack buffer and longer
+ * ones (over 511 bytes) straight into the arena: both come out whole. */
+Test(arena, printf_short_and_long)
+{
+	struct px_arena *a = px_arena_new();
+	char *s = px_arena_printf(a, "depends on %s via %%r%d", "%tid.x", 4);
+	cr_assert_str_eq(s, "depends on %tid.x via %r4");
+	char want[2001];
+	for (int n = 505; n <= 520; n++) {
+		memset(want, 'q', (size_t)n);
+		want[n] = 0;
+		char *t = px_arena_printf(a, "%s", want);
+		cr_assert_str_eq(t, want, "length %d", n);
+	}
+	memset(want, 'z', 2000);
+	want[2000] = 0;
+	cr_assert_str_eq(px_arena_printf(a, "%.1000s%s", want, want + 1000), want);
+	cr_assert_str_eq(s, "depends on %tid.x via %r4");  /* untouched by the later ones */
+	px_arena_delete(a);
+}
