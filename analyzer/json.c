@@ -111,6 +111,30 @@ static void raw_string(struct px_buf *b, const char *s, size_t n)
 
 void px_json_key(struct px_json *j, const char *key)
 {
+	/* the common case (a plain key, room in the buffer): the separator,
+	 * the quoted key and the colon in one write */
+	size_t n = strlen(key);
+	struct px_buf *b = j->out;
+	if (j->depth < PX_COUNTOF(j->need_comma) && b->n + n + 7 <= b->cap &&
+	    plain_prefix(key, n) == n) {
+		char *o = b->p + b->n;
+		if (j->need_comma[j->depth]) {
+			*o++ = ',';
+			if (j->pretty)
+				*o++ = ' ';
+		}
+		*o++ = '"';
+		memcpy(o, key, n);
+		o += n;
+		*o++ = '"';
+		*o++ = ':';
+		if (j->pretty)
+			*o++ = ' ';
+		*o = 0;
+		b->n = (size_t)(o - b->p);
+		j->need_comma[j->depth] = false;  /* the value needs no comma of its own */
+		return;
+	}
 	sep(j);
 	raw_string(j->out, key, strlen(key));
 	emit(j->out, ": ", j->pretty ? 2 : 1);

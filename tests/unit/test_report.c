@@ -89,6 +89,28 @@ Test(json, escapes_and_nesting)
 	px_buf_free(&b);
 }
 
+/* Keys: a plain key is written in one piece, a key that needs escapes the
+ * long way; both with the separators of compact and pretty output. */
+Test(json, keys_plain_and_escaped)
+{
+	for (int pretty = 0; pretty < 2; pretty++) {
+		struct px_buf b = {0};
+		struct px_json j = {.out = &b, .pretty = pretty};
+		px_json_begin_object(&j);
+		px_json_key(&j, "sectors_per_request");
+		px_json_uint(&j, 4);
+		px_json_key(&j, "q\"k\\");
+		px_json_null(&j);
+		px_json_key(&j, "");
+		px_json_begin_array(&j);
+		px_json_end_array(&j);
+		px_json_end_object(&j);
+		cr_assert_str_eq(b.p, pretty ? "{\"sectors_per_request\": 4, \"q\\\"k\\\\\": null, \"\": []}"
+		                              : "{\"sectors_per_request\":4,\"q\\\"k\\\\\":null,\"\":[]}");
+		px_buf_free(&b);
+	}
+}
+
 /* The escape scan looks at 8 bytes at a time: every byte value at every
  * position of a 21-byte string (2 words and a tail), among plain ASCII or
  * UTF-8 bytes, escapes exactly as a byte-by-byte reference does. */
