@@ -132,6 +132,27 @@ static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t
 	uint32_t nwords = bytes <= 4 ? 1 : bytes / 4;
 	*wf = *ideal = 0;
 	for (uint32_t p0 = 0; p0 < 32; p0 += lanes_per_phase) {
+		/* the common case first: every word of the phase in a bank of its
+		 * own (then the worst bank holds one distinct word) */
+		uint32_t banks = 0, nseen = 0;
+		bool distinct = true;
+		for (uint32_t l = p0; l < p0 + lanes_per_phase && distinct; l++) {
+			if (!(mask >> l & 1))
+				continue;
+			int64_t w0 = a[l] >= 0 ? a[l] / 4 : (a[l] - 3) / 4;
+			for (uint32_t k = 0; k < nwords && nseen < 64 && distinct; k++, nseen++) {
+				uint32_t bit = 1u << (uint32_t)(((w0 + (int64_t)k) % 32 + 32) % 32);
+				distinct = !(banks & bit);
+				banks |= bit;
+			}
+		}
+		if (distinct) {
+			if (nseen) {
+				*wf += 1;
+				*ideal += 1;
+			}
+			continue;
+		}
 		int64_t words[64];          /* distinct words, chained per bank */
 		int8_t next[64], head[32];
 		uint32_t per_bank[32] = {0}, worst = 0, nw = 0, seen = 0;

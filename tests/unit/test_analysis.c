@@ -287,3 +287,52 @@ Test(analysis, warp_table_matches_lanes)
 	cr_assert_eq(v[31], 4);
 	done(&a);
 }
+
+/* px_warp_wavefronts against a plain reference (per phase: the most
+ * distinct 4-byte words any bank holds; one ideal wavefront per phase with
+ * an active lane) on pseudo-random warps of 4-, 8- and 16-byte accesses:
+ * strided (often conflict-free: wavefronts' fast path), clustered (some
+ * lanes on one word: broadcasts) and negative addresses. */
+Test(analysis, wavefronts_match_reference)
+{
+	uint64_t seed = 12345;
+	for (int round = 0; round < 3000; round++) {
+		uint32_t bytes = round % 3 == 0 ? 4 : round % 3 == 1 ? 8 : 16;
+		int64_t a[32];
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		int64_t stride = (int64_t)(seed >> 60) * 4 - 8, base = (int64_t)(seed >> 40 & 0xfff) * 4 - 4096;
+		uint32_t mask = round % 5 ? 0xffffffffu : (uint32_t)(seed >> 8);
+		for (uint32_t l = 0; l < 32; l++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			a[l] = base + stride * l + (round % 4 == 3 ? (int64_t)(seed >> 61) * 4 : 0);
+		}
+		uint32_t wf, ideal, rwf = 0, rideal = 0;
+		px_warp_wavefronts(a, mask, bytes, &wf, &ideal);
+		uint32_t lanes = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8, nwords = bytes <= 4 ? 1 : bytes / 4;
+		for (uint32_t p0 = 0; p0 < 32; p0 += lanes) {
+			int64_t words[64];
+			uint32_t n = 0, worst = 0;
+			for (uint32_t l = p0; l < p0 + lanes; l++)
+				for (uint32_t k = 0; (mask >> l & 1) && k < nwords; k++) {
+					int64_t x = (a[l] >= 0 ? a[l] / 4 : (a[l] - 3) / 4) + k;
+					bool dup = false;
+					for (uint32_t i = 0; i < n && !dup; i++)
+						dup = words[i] == x;
+					if (!dup)
+						words[n++] = x;
+				}
+			for (uint32_t bank = 0; bank < 32; bank++) {
+				uint32_t c = 0;
+				for (uint32_t i = 0; i < n; i++)
+					c += (uint32_t)(((words[i] % 32) + 32) % 32) == bank;
+				worst = c > worst ? c : worst;
+			}
+			if (n) {
+				rwf += worst;
+				rideal++;
+			}
+		}
+		cr_assert_eq(wf, rwf, "round %d", round);
+		cr_assert_eq(ideal, rideal, "round %d", round);
+	}
+}
