@@ -1113,6 +1113,31 @@ static bool compare(uint8_t cmp, int64_t a, int64_t b, bool sgn)
 	return false;
 }
 
+/* compare() for 32 lanes at once: the switch outside the lane loop. */
+#define LANES(e)                                \
+	do {                                    \
+		for (uint32_t l = 0; l < 32; l++) \
+			out[l] = (int8_t)(e);      \
+		return;                         \
+	} while (0)
+static void compare_warp(uint8_t cmp, const int64_t *a, const int64_t *b, bool sgn, int8_t out[32])
+{
+	switch (cmp) {
+	case PX_CMP_EQ: LANES(a[l] == b[l]);
+	case PX_CMP_NE: LANES(a[l] != b[l]);
+	case PX_CMP_LT: if (sgn) LANES(a[l] < b[l]); LANES((uint64_t)a[l] < (uint64_t)b[l]);
+	case PX_CMP_LE: if (sgn) LANES(a[l] <= b[l]); LANES((uint64_t)a[l] <= (uint64_t)b[l]);
+	case PX_CMP_GT: if (sgn) LANES(a[l] > b[l]); LANES((uint64_t)a[l] > (uint64_t)b[l]);
+	case PX_CMP_GE: if (sgn) LANES(a[l] >= b[l]); LANES((uint64_t)a[l] >= (uint64_t)b[l]);
+	case PX_CMP_LO: LANES((uint64_t)a[l] < (uint64_t)b[l]);
+	case PX_CMP_LS: LANES((uint64_t)a[l] <= (uint64_t)b[l]);
+	case PX_CMP_HI: LANES((uint64_t)a[l] > (uint64_t)b[l]);
+	case PX_CMP_HS: LANES((uint64_t)a[l] >= (uint64_t)b[l]);
+	}
+	LANES(0);
+}
+#undef LANES
+
 int px_pred_eval(const struct px_func_analysis *an, int32_t p, const struct px_eval_env *env,
                  int depth)
 {
@@ -1214,7 +1239,7 @@ bool px_aff_eval_warp(const struct px_func_analysis *an, const struct px_aff *a,
 		for (uint32_t l = 0; l < 32; l++)
 			out[l] = px_wadd(out[l], px_wmul(coef, xv[l]));
 	}
-	for (uint32_t l = 0; l < 32; l++)
+	for (uint32_t l = 0; mask != 0xffffffffu && l < 32; l++)
 		if (!(mask >> l & 1))
 			out[l] = 0;
 	return true;
@@ -1235,8 +1260,7 @@ void px_pred_eval_warp(const struct px_func_analysis *an, int32_t p, uint32_t w,
 		if (!px_aff_eval_warp(an, &q->a, w, mask, uval, uknown, a) ||
 		    !px_aff_eval_warp(an, &q->b, w, mask, uval, uknown, b))
 			return;
-		for (uint32_t l = 0; l < 32; l++)
-			out[l] = (int8_t)compare(q->cmp, a[l], b[l], q->is_signed);
+		compare_warp(q->cmp, a, b, q->is_signed, out);
 		return;
 	}
 	case PX_PRED_NOT: {

@@ -336,3 +336,52 @@ Test(analysis, wavefronts_match_reference)
 		cr_assert_eq(ideal, rideal, "round %d", round);
 	}
 }
+
+/* px_pred_eval_warp (the comparison switched once per warp) against the
+ * per-lane px_pred_eval for every setp comparison, signed and unsigned, on
+ * %tid.x - 128 (negative in warps 0..3) against 5. */
+Test(analysis, warp_compare_matches_lanes)
+{
+	static const char *const cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+	char body[4096];
+	size_t n = (size_t)snprintf(body, sizeof body, ".reg .pred %%q<10>;\nsub.s32 %%r2, %%r1, 128;\n");
+	for (int k = 0; k < 10; k++)
+		n += (size_t)snprintf(body + n, sizeof body - n, "setp.%s.s32 %%q%d, %%r2, 5;\n", cmps[k], k);
+	snprintf(body + n, sizeof body - n, "ret;\n");
+	/* then the same with .u32 in a second kernel body */
+	for (int sgn = 0; sgn < 2; sgn++) {
+		char b2[4096];
+		snprintf(b2, sizeof b2, "%s", body);
+		if (!sgn)
+			for (char *q = strstr(b2, ".s32 %q"); q; q = strstr(q + 1, ".s32 %q"))
+				q[1] = 'u';
+		struct an a = run(b2);
+		const struct px_func_analysis *an = a.m->funcs[0].an;
+		int checked = 0;
+		for (int k = 0; k < 10; k++) {
+			char name[8];
+			snprintf(name, sizeof name, "%%q%d", k);
+			int32_t p = reg(&a, name);
+			cr_assert_eq(px_pred_of(an, p)->kind, PX_PRED_SETP);
+			for (uint32_t w = 0; w < an->nwarps; w++) {
+				int8_t v[32];
+				px_pred_eval_warp(an, p, w, 0xffffffffu, NULL, NULL, v, 0);
+				for (uint32_t l = 0; l < 32; l++) {
+					struct px_eval_env env = {.tid = {an->tids[w][l][0], an->tids[w][l][1],
+					                                  an->tids[w][l][2]}, .lane = l};
+					cr_assert_eq(v[l], px_pred_eval(an, p, &env, 0), "%s w%u l%u", name, w, l);
+					checked += v[l] >= 0;
+				}
+			}
+		}
+		cr_assert_eq(checked, 10 * 256);
+		/* lt, signed: tid.x - 128 < 5 holds for tid.x 0..132 */
+		int8_t v[32];
+		px_pred_eval_warp(an, reg(&a, "%q2"), 4, 0xffffffffu, NULL, NULL, v, 0);
+		cr_assert_eq(v[4], sgn ? 1 : 1);   /* tid 132: 4 < 5 either way */
+		cr_assert_eq(v[5], 0);             /* tid 133: 5 < 5 is false */
+		px_pred_eval_warp(an, reg(&a, "%q2"), 0, 0xffffffffu, NULL, NULL, v, 0);
+		cr_assert_eq(v[0], sgn ? 1 : 0);   /* tid 0: -128 < 5 signed; as unsigned, huge */
+		done(&a);
+	}
+}
