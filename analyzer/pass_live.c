@@ -772,7 +772,10 @@ static void find_classes(const struct px_func *f, const struct ops_table *ot, ui
 		const struct px_block *bl = &f->blocks[f->rpo_order[k]];
 		for (uint32_t i = bl->first; i < bl->end; i++) {
 			const struct px_insn *in = &f->insns[i];
-			if (in->guard >= 0 || in->nopnds < 2 || in->opnds[0].kind != PX_OPND_REG ||
+			/* only copies, cvta and add/sub join a class */
+			if ((in->op != PX_OP_MOV && in->op != PX_OP_CVTA && in->op != PX_OP_ADD &&
+			     in->op != PX_OP_SUB) ||
+			    in->guard >= 0 || in->nopnds < 2 || in->opnds[0].kind != PX_OPND_REG ||
 			    in->opnds[0].comp >= 0 || !int_type(in))
 				continue;
 			int32_t d = in->opnds[0].reg;
