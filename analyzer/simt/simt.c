@@ -253,6 +253,8 @@ static void free_sim(struct sim *s)
 	free(s->loop_cycles);
 	free(s->noted);
 	free(s->viol_seen);
+	free(s->hz_def);
+	free(s->hz_use);
 	sim_mem_free(&s->global);
 	sim_lineset_free(&s->l1);
 	sim_lineset_free(&s->l2);
@@ -884,7 +886,14 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	uint32_t pc = top->pc;
 	const struct px_func *f = s->f;
 	uint32_t end = f->blocks[f->insns[pc].block].end;
-	uint32_t sd[LOOKAHEAD * 8 + 8], su[LOOKAHEAD * 12 + 12], nsd = 0, nsu = 0;
+	/* the registers the instructions passed over write (hz_def) and read
+	 * (hz_use) hold later ones back: stamped with this scan's number */
+	uint32_t *hd = s->hz_def, *hu = s->hz_use, gen = ++s->hz_gen;
+	if (!gen) {
+		memset(hd, 0, (s->nslots + 1) * sizeof *hd);
+		memset(hu, 0, (s->nslots + 1) * sizeof *hu);
+		gen = s->hz_gen = 1;
+	}
 	uint32_t active = top->mask & ~w->exited;
 	uint32_t region_end = 0, region_mask = 0;   /* an if-converted region and its lanes */
 	unsigned stores = 0;   /* state spaces of the stores passed over */
@@ -899,9 +908,8 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		unsigned fl = c->flags;   /* px_opcode_flags(c->in->op) */
 		if (n) {
 			bool hazard = false;
-			for (uint32_t u = 0; u < c->nuses && !hazard; u++)
-				for (uint32_t q = 0; q < nsd && !hazard; q++)
-					hazard = c->uses[u] == sd[q];
+			for (uint32_t u = 0; u < c->nuses; u++)
+				hazard |= hd[c->uses[u]] == gen;
 			if (c->ifconv && k + 1 == end && k >= region_end) {
 				/* ptxas predicates the short region this branch skips
 				 * (simt_fuse.c): look on into it, with its lanes, and on
@@ -926,14 +934,14 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					region_mask = active & ~taken;
 				}
 				for (uint32_t u = 0; u < c->nuses; u++)
-					su[nsu++] = c->uses[u];
+					hu[c->uses[u]] = gen;
 				continue;
 			}
 			if (bar_k != UINT32_MAX && (fl & PX_OPF_BRANCH) && !hazard && k >= region_end &&
 			    follow_back_edge(s, w, c, top, active, &k)) {
 				end = f->blocks[f->insns[k + 1].block].end;
 				for (uint32_t u = 0; u < c->nuses; u++)
-					su[nsu++] = c->uses[u];
+					hu[c->uses[u]] = gen;
 				continue;
 			}
 			if (bar_k == UINT32_MAX && may_be_barrier(c) && block_barrier(c)) {
@@ -947,12 +955,8 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			 * shared: they cannot alias; generic ones may be either) */
 			unsigned sp = mem_space_class(c);
 			hazard |= (fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) != 0 || (sp & stores) != 0;
-			for (uint32_t d = 0; d < c->ndefs && !hazard; d++) {
-				for (uint32_t q = 0; q < nsd && !hazard; q++)
-					hazard = c->defs[d] == sd[q];
-				for (uint32_t q = 0; q < nsu && !hazard; q++)
-					hazard = c->defs[d] == su[q];
-			}
+			for (uint32_t d = 0; d < c->ndefs; d++)
+				hazard |= hd[c->defs[d]] == gen || hu[c->defs[d]] == gen;
 			if (!hazard && c->free) {
 				exec_free(s, w, k, kmask);
 				w->done[k] = 1;
@@ -991,9 +995,9 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC))
 			stores |= mem_space_class(c);
 		for (uint32_t d = 0; d < c->ndefs; d++)
-			sd[nsd++] = c->defs[d];
+			hd[c->defs[d]] = gen;
 		for (uint32_t u = 0; u < c->nuses; u++)
-			su[nsu++] = c->uses[u];
+			hu[c->uses[u]] = gen;
 	}
 	/* nothing to issue: the barrier passed over goes ahead of the
 	 * register-only instructions that wait before it */
@@ -1284,6 +1288,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	}
 	sim_decode(&s);
 	sim_mark_free(&s);
+	s.hz_def = xcalloc(s.nslots + 1, sizeof *s.hz_def);
+	s.hz_use = xcalloc(s.nslots + 1, sizeof *s.hz_use);
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;

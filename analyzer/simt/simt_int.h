@@ -174,6 +174,9 @@ struct sim {
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
+	/* issue_early's register hazards: per slot, the scan (hz_gen) that
+	 * last passed an instruction writing it (hz_def) or reading it (hz_use) */
+	uint32_t *hz_def, *hz_use, hz_gen;
 	/* loops */
 	uint32_t nloops;          /* f->nloops */
 	bool *loop_sel;
