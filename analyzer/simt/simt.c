@@ -431,6 +431,13 @@ static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 	fr->mask = mask;
 }
 
+/* Warp w's state (stack, registers, resume cycle) changed: what the
+ * scheduler keeps about its next instruction no longer holds. */
+static void warp_changed(struct sim_warp *w)
+{
+	w->top_settled = w->top_valid = false;
+}
+
 static void settle(const struct sim *s, struct sim_warp *w)
 {
 	while (w->nstk) {
@@ -494,6 +501,7 @@ static void check_barrier(struct sim *s)
 		if (w->state == W_BARRIER) {
 			w->state = W_READY;
 			w->resume = rel;
+			warp_changed(w);
 		}
 	}
 	s->epoch++;
@@ -604,6 +612,7 @@ static void run_free(struct sim *s, struct sim_warp *w)
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
 	uint32_t active = top->mask & ~w->exited;
+	warp_changed(w);
 	exec_free(s, w, pc, active);
 	top->pc = pc + 1;
 	if (top->pc >= s->nins)
@@ -662,6 +671,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	const struct px_insn *in = si->in;
 	uint32_t active = top->mask & ~w->exited;
 	uint32_t b = in->block;
+	warp_changed(w);
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
 	count_issue(s, b, active);
@@ -757,23 +767,52 @@ timing_nofall:
 		check_barrier(s);
 }
 
-/* The earliest cycle w's next instruction can issue, and why it waits. */
-static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsigned *why)
+/* The first cycle pipe (enum sim_pipe; P_COUNT: none) of scheduler sched
+ * is free. */
+static uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched)
 {
-	const struct sim_insn *si = &s->ins[w->stk[w->nstk - 1].pc];
+	if (pipe == P_SHARED)
+		return s->mio_free > s->mio_sp_free[sched & 3] ? s->mio_free : s->mio_sp_free[sched & 3];
+	if (pipe == P_SHFL)
+		return s->mio_free;
+	if (pipe == P_GLOBAL)
+		return s->lsu_free;
+	return pipe < P_COUNT ? s->pipe_free[sched][pipe] : 0;
+}
+
+/* Fills w's top_* facts (simt_int.h). Requires a non-empty stack. */
+static void fill_top(const struct sim *s, struct sim_warp *w)
+{
+	uint32_t pc = w->stk[w->nstk - 1].pc;
+	w->top_valid = true;
+	if (pc >= s->nins) {
+		w->top_loop = -2;
+		return;
+	}
+	const struct sim_insn *si = &s->ins[pc];
 	uint64_t t = w->resume;
-	*why = PX_STALL_BARRIER;
+	unsigned why = PX_STALL_BARRIER;
 	for (uint32_t u = 0; u < si->nuses; u++) {
 		uint64_t r = w->ready[si->uses[u]];
 		if (r > t) {
 			t = r;
-			*why = w->mem_pending[si->uses[u]] ? PX_STALL_MEMORY : PX_STALL_DEPENDENCY;
+			why = w->mem_pending[si->uses[u]] ? PX_STALL_MEMORY : PX_STALL_DEPENDENCY;
 		}
 	}
-	uint64_t p = si->pipe == P_SHARED || si->pipe == P_SHFL ? s->mio_free
-	           : si->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][si->pipe];
-	if (si->pipe == P_SHARED && s->mio_sp_free[sched & 3] > p)
-		p = s->mio_sp_free[sched & 3];
+	w->top_rt = t;
+	w->top_why = (uint8_t)why;
+	w->top_pipe = si->pipe;
+	w->top_loop = s->block_loop[si->in->block];
+}
+
+/* The earliest cycle w's next instruction can issue, and why it waits. */
+static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsigned *why)
+{
+	if (!w->top_valid)
+		fill_top(s, w);
+	uint64_t t = w->top_rt;
+	*why = w->top_why;
+	uint64_t p = pipe_free_at(s, w->top_pipe, sched);
 	if (p > t) {
 		t = p;
 		*why = PX_STALL_PIPE;
@@ -984,6 +1023,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					s->res->warp_insns++;
 					count_issue(s, c->in->block, kmask);
 					commit_timing(s, w, sched, c, lat, occ);
+					warp_changed(w);
 					return true;
 				}
 			}
@@ -1015,6 +1055,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	count_issue(s, c->in->block, active);
 	bar_arrive(s, w, bar_k, g);
 	commit_timing(s, w, sched, c, 0, s->occ[P_BAR]);
+	warp_changed(w);
 	check_barrier(s);
 	return true;
 }
@@ -1056,19 +1097,20 @@ static void run(struct sim *s)
 				}
 				/* instructions issued early are skipped when reached, free
 				 * ones run without an issue slot */
-				while (w->state == W_READY && w->nstk) {
+				while (!w->top_settled && w->state == W_READY && w->nstk) {
 					uint32_t tpc = w->stk[w->nstk - 1].pc;
 					if (w->done[tpc]) {
 						uint32_t tb = s->ins[tpc].in->block;
 						account_loop_enter(s, w, tb, tpc);
 						w->prev_block = tb;
 						w->done[tpc] = 0;
+						warp_changed(w);
 						w->stk[w->nstk - 1].pc++;
 						settle(s, w);
 					} else if (s->ins[tpc].free) {
 						run_free(s, w);
 					} else {
-						break;
+						w->top_settled = true;
 					}
 				}
 				if (w->state != W_READY)
@@ -1131,10 +1173,11 @@ static void run(struct sim *s)
 			struct sim_warp *w = &s->w[i];
 			if (w->state == W_DONE || !w->nstk)
 				continue;
-			uint32_t pc = w->stk[w->nstk - 1].pc;
-			if (pc >= s->nins)
+			if (!w->top_valid)
+				fill_top(s, w);
+			int32_t l = w->top_loop;
+			if (l == -2)
 				continue;
-			int32_t l = s->block_loop[s->f->insns[pc].block];
 			if (l >= 0)
 				s->lr[l].stalls[why[i]] += adv;
 			for (; l >= 0 && inside[l] != step; l = s->sel_parent[l]) {

@@ -134,6 +134,15 @@ struct sim_warp {
 	uint8_t *mem_pending;     /* nslots: produced by a load */
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
 	uint64_t resume;          /* cycle a barrier release lets it go on */
+	/* what the scheduler looks up each cycle about the instruction at the
+	 * top of the stack, kept until the warp's state changes (simt.c's
+	 * warp_changed): top_settled: neither issued early nor free (the run
+	 * loop has nothing to skip or run first); top_valid: the rest holds */
+	bool top_settled, top_valid;
+	uint8_t top_why;          /* PX_STALL_*: what top_rt waits for */
+	uint8_t top_pipe;         /* enum sim_pipe */
+	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
+	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
 	uint32_t prev_block;
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
