@@ -435,7 +435,7 @@ static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
  * scheduler keeps about its next instruction no longer holds. */
 static void warp_changed(struct sim_warp *w)
 {
-	w->top_settled = w->top_valid = false;
+	w->top_settled = w->top_valid = w->early_valid = false;
 }
 
 static void settle(const struct sim *s, struct sim_warp *w)
@@ -899,6 +899,7 @@ static bool reg_only(const struct sim_insn *c)
 static bool follow_back_edge(struct sim *s, struct sim_warp *w, const struct sim_insn *c,
                              const struct sim_frame *top, uint32_t active, uint32_t *k)
 {
+	/* (a predicate not ready yet sets w->early_unlock: issue_early) */
 	const struct px_func *f = s->f;
 	if (c->target == UINT32_MAX || c->target == top->rpc)
 		return false;
@@ -910,8 +911,11 @@ static bool follow_back_edge(struct sim *s, struct sim_warp *w, const struct sim
 		if (f->blocks[f->loops[l].blocks[i]].loop != l)
 			return false;   /* an inner loop: not unrolled */
 	for (uint32_t u = 0; u < c->nuses; u++)
-		if (w->ready[c->uses[u]] > s->cycle)
+		if (w->ready[c->uses[u]] > s->cycle) {
+			if (w->ready[c->uses[u]] < w->early_unlock)
+				w->early_unlock = w->ready[c->uses[u]];
 			return false;
+		}
 	uint32_t unk, taken = sim_guard(s, w, c, active, &unk);
 	if (unk || taken != active)
 		return false;
@@ -921,6 +925,31 @@ static bool follow_back_edge(struct sim *s, struct sim_warp *w, const struct sim
 
 static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
+	/* The scan depends on the warp's state, the cycle and the pipes' free
+	 * cycles, which only grow. One that issued nothing left what it waited
+	 * for (early_t, early_unlock): until the warp changes a new scan runs
+	 * the same instructions (none: the free ones it ran are done), and
+	 * before those cycles, early_t's raised to their pipe's free cycle now,
+	 * it issues nothing and lowers *retry to exactly early_t's first. */
+	if (w->early_valid) {
+		uint64_t t = UINT64_MAX;
+		for (unsigned p = 0; p <= P_COUNT; p++)
+			if (w->early_t[p] != UINT64_MAX) {
+				uint64_t pf = pipe_free_at(s, p, sched);
+				uint64_t tp = w->early_t[p] > pf ? w->early_t[p] : pf;
+				if (tp < t)
+					t = tp;
+			}
+		if (t > s->cycle && w->early_unlock > s->cycle) {
+			if (t < *retry)
+				*retry = t;
+			return false;
+		}
+	}
+	for (unsigned p = 0; p <= P_COUNT; p++)
+		w->early_t[p] = UINT64_MAX;
+	w->early_unlock = UINT64_MAX;
+	w->early_valid = true;
 	struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
 	const struct px_func *f = s->f;
@@ -960,6 +989,8 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				if (hazard || tp > s->cycle) {
 					if (!hazard && tp < *retry)
 						*retry = tp;
+					if (!hazard && tp < w->early_t[P_COUNT])
+						w->early_t[P_COUNT] = tp;
 					return false;
 				}
 				uint32_t unk, taken = sim_guard(s, w, c, active, &unk);
@@ -1006,6 +1037,8 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				for (uint32_t u = 0; u < c->nuses; u++)
 					if (w->ready[c->uses[u]] > t)
 						t = w->ready[c->uses[u]];
+				if (t < w->early_t[c->pipe])
+					w->early_t[c->pipe] = t;
 				uint64_t pf = c->pipe == P_SHARED || c->pipe == P_SHFL ? s->mio_free
 				            : c->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][c->pipe];
 				if (c->pipe == P_SHARED && s->mio_sp_free[sched & 3] > pf)
@@ -1048,8 +1081,14 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			return false;
 	const struct sim_insn *c = &s->ins[bar_k];
 	uint32_t unk, g = sim_guard(s, w, c, active, &unk);
-	if (unk || g != active || w->resume > s->cycle || s->pipe_free[sched][P_BAR] > s->cycle)
+	if (unk || g != active)
 		return false;
+	if (w->resume > s->cycle || s->pipe_free[sched][P_BAR] > s->cycle) {
+		uint64_t t = w->resume > s->pipe_free[sched][P_BAR] ? w->resume : s->pipe_free[sched][P_BAR];
+		if (t < w->early_unlock)
+			w->early_unlock = t;
+		return false;
+	}
 	w->done[bar_k] = 1;
 	s->res->warp_insns++;
 	count_issue(s, c->in->block, active);

@@ -143,6 +143,13 @@ struct sim_warp {
 	uint8_t top_pipe;         /* enum sim_pipe */
 	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
+	/* issue_early's last scan issued nothing: per pipe (P_COUNT: an
+	 * if-converted branch's predicate) the earliest cycle a candidate's
+	 * sources are ready, and early_unlock, the first cycle a scan could go
+	 * further (a back edge's predicate ready, the barrier free); kept, like
+	 * top_*, until the warp changes */
+	bool early_valid;
+	uint64_t early_t[P_COUNT + 1], early_unlock;
 	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
 	uint32_t prev_block;
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
