@@ -21,19 +21,19 @@
 #define PX_COLD __attribute__((noinline, cold))
 
 enum {
-	C_SPACE = 1,   /* blank, tab, CR, FF, VT */
-	C_NL = 2,
-	C_START = 4,   /* may start an identifier */
-	C_CONT = 8,    /* may continue an identifier */
-	C_DIGIT = 16,
-	C_HEX = 32,
-	C_PUNCT = 64,
+	C_SPACE = PX_LC_SPACE,
+	C_NL = PX_LC_NL,
+	C_START = PX_LC_START,
+	C_CONT = PX_LC_CONT,
+	C_DIGIT = PX_LC_DIGIT,
+	C_HEX = PX_LC_HEX,
+	C_PUNCT = PX_LC_PUNCT,
 };
 
 #define L_ C_START | C_CONT
 #define D_ C_CONT | C_DIGIT | C_HEX
 #define H_ C_START | C_CONT | C_HEX
-static const unsigned char cls[256] = {
+const unsigned char px_lex_class[256] = {
 	['\t'] = C_SPACE, ['\n'] = C_NL, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
 	['\r'] = C_SPACE, [' '] = C_SPACE,
 	['%'] = C_START, ['$'] = C_START | C_CONT, ['_'] = C_START | C_CONT,
@@ -95,7 +95,7 @@ static double decimal_float(const char *s, const char *e)
 	int exp10 = 0;
 	const char *p = s;
 	int digits = 0;
-	for (; p < e && cls[(unsigned char)*p] & C_DIGIT; p++) {
+	for (; p < e && px_lex_class[(unsigned char)*p] & C_DIGIT; p++) {
 		if (digits < 19) {
 			mant = mant * 10 + (*p - '0');
 			if (mant != 0)
@@ -105,7 +105,7 @@ static double decimal_float(const char *s, const char *e)
 		}
 	}
 	if (p < e && *p == '.') {
-		for (p++; p < e && cls[(unsigned char)*p] & C_DIGIT; p++) {
+		for (p++; p < e && px_lex_class[(unsigned char)*p] & C_DIGIT; p++) {
 			if (digits < 19) {
 				mant = mant * 10 + (*p - '0');
 				exp10--;
@@ -119,7 +119,7 @@ static double decimal_float(const char *s, const char *e)
 		int sign = 1, x = 0;
 		if (p < e && (*p == '+' || *p == '-'))
 			sign = *p++ == '-' ? -1 : 1;
-		for (; p < e && cls[(unsigned char)*p] & C_DIGIT; p++)
+		for (; p < e && px_lex_class[(unsigned char)*p] & C_DIGIT; p++)
 			if (x < 100000)
 				x = x * 10 + (*p - '0');
 		exp10 += sign * x;
@@ -158,7 +158,7 @@ PX_COLD static void lex_number(struct px_lexer *lx, struct px_token *t)
 			v = v << 4 | (uint64_t)hexval((unsigned char)*q);
 			q++, n++;
 		}
-		if (n != want || (q < e && cls[(unsigned char)*q] & C_CONT))
+		if (n != want || (q < e && px_lex_class[(unsigned char)*q] & C_CONT))
 			goto bad;
 		if (want == 8) {
 			uint32_t b = (uint32_t)v;
@@ -195,28 +195,28 @@ PX_COLD static void lex_number(struct px_lexer *lx, struct px_token *t)
 	} else {
 		/* decimal, octal or float: scan the digits first */
 		const char *q = p;
-		while (q < e && cls[(unsigned char)*q] & C_DIGIT)
+		while (q < e && px_lex_class[(unsigned char)*q] & C_DIGIT)
 			q++;
 		bool isf = false;
 		if (q < e && *q == '.') {
 			isf = true;
 			q++;
-			while (q < e && cls[(unsigned char)*q] & C_DIGIT)
+			while (q < e && px_lex_class[(unsigned char)*q] & C_DIGIT)
 				q++;
 		}
 		if (q < e && (*q == 'e' || *q == 'E')) {
 			const char *r = q + 1;
 			if (r < e && (*r == '+' || *r == '-'))
 				r++;
-			if (r < e && cls[(unsigned char)*r] & C_DIGIT) {
+			if (r < e && px_lex_class[(unsigned char)*r] & C_DIGIT) {
 				isf = true;
 				q = r;
-				while (q < e && cls[(unsigned char)*q] & C_DIGIT)
+				while (q < e && px_lex_class[(unsigned char)*q] & C_DIGIT)
 					q++;
 			}
 		}
 		if (isf) {
-			if (q < e && cls[(unsigned char)*q] & C_CONT)
+			if (q < e && px_lex_class[(unsigned char)*q] & C_CONT)
 				goto bad;
 			t->kind = PX_TK_FLOAT;
 			t->f = decimal_float(s, q);
@@ -244,7 +244,7 @@ PX_COLD static void lex_number(struct px_lexer *lx, struct px_token *t)
 		t->flags |= PX_TKF_UNSIGNED;
 		p++;
 	}
-	if (p < e && cls[(unsigned char)*p] & C_CONT)
+	if (p < e && px_lex_class[(unsigned char)*p] & C_CONT)
 		goto bad;
 	t->u = v;
 	if (ovf)
@@ -254,7 +254,7 @@ done:
 	lx->p = p;
 	return;
 bad:
-	while (p < e && cls[(unsigned char)*p] & C_CONT)
+	while (p < e && px_lex_class[(unsigned char)*p] & C_CONT)
 		p++;
 	set_tok(lx, t, PX_TK_ERROR, s, p);
 	t->err = "malformed number";
@@ -332,7 +332,7 @@ void px_lexer_next(struct px_lexer *lx, struct px_token *t)
 	uint8_t nl = 0;
 	/* whitespace and comments */
 	for (;;) {
-		while (cls[(unsigned char)*p] & C_SPACE)
+		while (px_lex_class[(unsigned char)*p] & C_SPACE)
 			p++;
 		if (*p == '\n') {
 			lx->line++;
@@ -360,17 +360,17 @@ void px_lexer_next(struct px_lexer *lx, struct px_token *t)
 	t->flags = nl;
 	const char *s = p;
 	unsigned char c = (unsigned char)*p;
-	unsigned k = cls[c];
+	unsigned k = px_lex_class[c];
 	if (k & C_START) {
-		while (cls[(unsigned char)*++p] & C_CONT)
+		while (px_lex_class[(unsigned char)*++p] & C_CONT)
 			;
 		t->kind = PX_TK_IDENT;
-	} else if (c == '.' && cls[(unsigned char)p[1]] & C_CONT) {
-		while (cls[(unsigned char)*++p] & C_CONT)
+	} else if (c == '.' && px_lex_class[(unsigned char)p[1]] & C_CONT) {
+		while (px_lex_class[(unsigned char)*++p] & C_CONT)
 			;
-		while (p[0] == ':' && p[1] == ':' && cls[(unsigned char)p[2]] & C_CONT) {
+		while (p[0] == ':' && p[1] == ':' && px_lex_class[(unsigned char)p[2]] & C_CONT) {
 			p += 2;
-			while (cls[(unsigned char)*++p] & C_CONT)
+			while (px_lex_class[(unsigned char)*++p] & C_CONT)
 				;
 		}
 		t->kind = PX_TK_DOT;
@@ -391,7 +391,7 @@ void px_lexer_next(struct px_lexer *lx, struct px_token *t)
 		if (c != '0')
 			while ((unsigned)(*q - '0') < 10 && q - p < 18)
 				v = v * 10 + (uint64_t)(*q++ - '0');
-		if (!(cls[(unsigned char)*q] & C_CONT) && *q != '.') {
+		if (!(px_lex_class[(unsigned char)*q] & C_CONT) && *q != '.') {
 			t->kind = PX_TK_INT;
 			t->u = v;
 			p = q;
@@ -415,13 +415,13 @@ done:
 const char *px_lexer_skip_dots(struct px_lexer *lx)
 {
 	const char *p = lx->p;
-	while (p[0] == '.' && cls[(unsigned char)p[1]] & C_CONT) {
+	while (p[0] == '.' && px_lex_class[(unsigned char)p[1]] & C_CONT) {
 		p++;
-		while (cls[(unsigned char)*++p] & C_CONT)
+		while (px_lex_class[(unsigned char)*++p] & C_CONT)
 			;
-		while (p[0] == ':' && p[1] == ':' && cls[(unsigned char)p[2]] & C_CONT) {
+		while (p[0] == ':' && p[1] == ':' && px_lex_class[(unsigned char)p[2]] & C_CONT) {
 			p += 2;
-			while (cls[(unsigned char)*++p] & C_CONT)
+			while (px_lex_class[(unsigned char)*++p] & C_CONT)
 				;
 		}
 	}

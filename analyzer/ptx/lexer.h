@@ -47,6 +47,21 @@ struct px_lexer {
 	uint32_t line;
 };
 
+/* The byte classes the lexer scans by (one table, lexer.c), for scanners
+ * that read the text directly: the parser's fast path for plain operand
+ * lists (parse_insn.c), which must read a byte exactly as the lexer does.
+ * The NUL sentinel is in no class. */
+enum {
+	PX_LC_SPACE = 1,   /* blank, tab, CR, FF, VT */
+	PX_LC_NL = 2,
+	PX_LC_START = 4,   /* may start an identifier */
+	PX_LC_CONT = 8,    /* may continue an identifier */
+	PX_LC_DIGIT = 16,
+	PX_LC_HEX = 32,
+	PX_LC_PUNCT = 64,
+};
+extern const unsigned char px_lex_class[256];
+
 /* Starts lexing text[0..len); text[len] must be 0. */
 void px_lexer_init(struct px_lexer *lx, const char *text, size_t len);
 /* Fills *t with the next token; at the end returns PX_TK_EOF forever. */

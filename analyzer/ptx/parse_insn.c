@@ -12,7 +12,10 @@
  * the fixed P->top) and are copied, exactly sized, into the arena when their
  * aggregate or instruction is complete. Operands are parsed in place where
  * their slot cannot move meanwhile: copying a struct whose fields were just
- * written one by one stalls on those stores. */
+ * written one by one stalls on those stores. Plain operand lists (registers,
+ * decimal integers, symbols, simple addresses on one line: most of them)
+ * are first tried by a fast path that reads the text directly, without
+ * tokens (fast_operands); anything else falls back to the token path. */
 #include <string.h>
 
 #include "parser_int.h"
@@ -470,6 +473,186 @@ static bool parse_operand(struct px_parser *P, struct px_operand *o, int depth)
 	return px_p_error_tok(P, t, "expected an operand");
 }
 
+/* ---- the fast path: plain operand lists, read straight from the text ----
+ *
+ * Most operand lists are plain: registers, decimal integers, symbols and
+ * addresses [base], [base+INT], written on one line and ended by ';'.
+ * fast_operands reads such a list byte by byte, with the lexer's own class
+ * table and decoding rules, into the operands the token-driven path would
+ * build, and moves the lexer past the ';'. At anything else (a newline, a
+ * comment, a component, a vector, a special register, a float, a number
+ * lex_number would read, an error) it gives up having changed nothing the
+ * token-driven path reads (only the register lookup caches, which never
+ * change an answer), and that path parses the list from its start, with
+ * the same results and messages as always. */
+
+/* Skips blanks: what the lexer skips inside a line, less comments. */
+static inline const char *skip_blanks(const char *p)
+{
+	while (px_lex_class[(unsigned char)*p] & PX_LC_SPACE)
+		p++;
+	return p;
+}
+
+/* A decimal integer at p (a digit) as px_lexer_next's hot path decodes it
+ * into *v: its end, or NULL where the lexer would hand it to lex_number
+ * (more than 18 digits, another base, a float, a suffix, malformed). */
+static inline const char *fast_int(const char *p, uint64_t *v)
+{
+	unsigned char c = (unsigned char)*p;
+	uint64_t x = c - '0';
+	const char *q = p + 1;
+	if (c != '0')
+		while ((unsigned)(*q - '0') < 10 && q - p < 18)
+			x = x * 10 + (uint64_t)(*q++ - '0');
+	if ((px_lex_class[(unsigned char)*q] & PX_LC_CONT) || *q == '.')
+		return NULL;
+	*v = x;
+	return q;
+}
+
+/* The identifier at p (its first byte starts one): its end in *end, and
+ * px_p_lookup_reg's answer for it, the split of a numbered register
+ * (prefix, digits, their value) found by the same scan. */
+static inline int32_t fast_name(struct px_parser *P, const char *p, const char **end)
+{
+	const char *q = p + 1;
+	while ((px_lex_class[(unsigned char)*q] & (PX_LC_CONT | PX_LC_DIGIT)) == PX_LC_CONT)
+		q++;
+	const char *d = q;
+	uint32_t v = 0;  /* wraps past 9 digits, where it is not used */
+	while ((unsigned)(*q - '0') < 10)
+		v = v * 10 + (uint32_t)(*q++ - '0');
+	bool numbered = d < q;
+	while (px_lex_class[(unsigned char)*q] & PX_LC_CONT) {
+		q++;
+		numbered = false;
+	}
+	*end = q;
+	unsigned char c0 = (unsigned char)*p;
+	if (!(P->reg_first[c0 >> 6] >> (c0 & 63) & 1))
+		return -1;
+	px_str name = px_str_make(p, (size_t)(q - p));
+	uint32_t k = (uint32_t)(d - p), nd = (uint32_t)(q - d);
+	if (numbered && k <= 7 && nd <= 9 && !(d[0] == '0' && nd > 1)) {
+		int32_t id = px_p_numbered_reg(P, name, k, v);
+		if (id >= 0)
+			return id;
+	}
+	return px_p_lookup_reg_by_name(P, name);
+}
+
+/* A lone '_' at p (the sink). */
+static inline bool is_sink(const char *p)
+{
+	return p[0] == '_' && !(px_lex_class[(unsigned char)p[1]] & PX_LC_CONT);
+}
+
+/* operands := [operand {',' operand}] ';' on one line, each operand
+ *   reg | '_' | sym | ['-'] INT | '[' (reg | sym | INT) [('+' | '-') ['-'] INT] ']'
+ * (INT as fast_int reads it; '-' written right before its INT), at most
+ * PX_TOP_OPERANDS of them. p: where the list starts, on the line the lexer
+ * stands on (P->lx.line), with nothing but blanks before the first
+ * operand. On success fills P->top[0..*nout), makes P->prev the ';' and
+ * P->tok the token after it; otherwise returns false (see above). */
+static bool fast_operands(struct px_parser *P, const char *p, uint32_t *nout)
+{
+	const char *ls = P->lx.line_start;
+	uint32_t line = P->lx.line, n = 0;
+	p = skip_blanks(p);
+	if (*p != ';') {
+		for (;;) {
+			const char *q;
+			unsigned char c = (unsigned char)*p;
+			struct px_operand *o = &P->top[n];
+			*o = (struct px_operand){.comp = -1, .reg = -1, .line = line,
+			                         .col = (uint32_t)(p - ls) + 1};
+			if (px_lex_class[c] & PX_LC_START) {
+				if (is_sink(p)) {
+					o->kind = PX_OPND_SINK;
+					q = p + 1;
+				} else {
+					int32_t id = fast_name(P, p, &q);
+					if (id >= 0) {
+						o->kind = PX_OPND_REG;
+						o->reg = id;
+					} else if (c == '%') {
+						return false;  /* a special register */
+					} else {
+						o->kind = PX_OPND_SYM;
+						o->sym = px_str_make(p, (size_t)(q - p));
+					}
+				}
+			} else if ((unsigned)(c - '0') < 10 || (c == '-' && (unsigned)(p[1] - '0') < 10)) {
+				uint64_t u;
+				if (!(q = fast_int(p + (c == '-'), &u)))
+					return false;
+				o->kind = PX_OPND_IMM;
+				o->imm = (int64_t)(c == '-' ? 0 - u : u);
+			} else if (c == '[') {
+				/* the address's value: its base's and its offset's (as
+				 * parse_name and parse_address add them) */
+				uint64_t val = 0, u;
+				o->kind = PX_OPND_ADDR;
+				q = skip_blanks(p + 1);
+				c = (unsigned char)*q;
+				if ((px_lex_class[c] & PX_LC_START) && !is_sink(q)) {
+					const char *b = q;
+					int32_t id = fast_name(P, b, &q);
+					if (id >= 0)
+						o->reg = id;
+					else if (c == '%')
+						return false;
+					else
+						o->sym = px_str_make(b, (size_t)(q - b));
+				} else if ((unsigned)(c - '0') < 10) {
+					if (!(q = fast_int(q, &val)))
+						return false;
+				} else {
+					return false;
+				}
+				q = skip_blanks(q);
+				if (*q == '+' || *q == '-') {
+					bool neg = *q == '-';
+					q = skip_blanks(q + 1);
+					if (*q == '-') {
+						neg = !neg;
+						q = skip_blanks(q + 1);
+					}
+					if ((unsigned)(*q - '0') >= 10 || !(q = fast_int(q, &u)))
+						return false;
+					val += neg ? 0 - u : u;
+					q = skip_blanks(q);
+				}
+				if (*q != ']')
+					return false;
+				o->imm = (int64_t)val;
+				q++;
+			} else {
+				return false;
+			}
+			n++;
+			p = skip_blanks(q);
+			if (*p == ';')
+				break;
+			if (*p != ',' || n == PX_TOP_OPERANDS)
+				return false;
+			p = skip_blanks(p + 1);
+		}
+	}
+	*nout = n;
+	struct px_token *semi = P->prev;
+	semi->kind = PX_TK_PUNCT;
+	semi->flags = 0;
+	semi->ch = ';';
+	semi->text = px_str_make(p, 1);
+	semi->line = line;
+	semi->col = (uint32_t)(p - ls) + 1;
+	P->lx.p = p + 1;
+	px_lexer_next(&P->lx, P->tok);
+	return true;
+}
+
 /* ---- instructions ---- */
 
 static bool has_cmp_lohi(enum px_opcode op)
@@ -618,12 +801,12 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 		col = opcol = opcode->col;
 	}
 	/* modifiers: dot tokens written right after the opcode; after the
-	 * first, the lexer skips the rest without making tokens of them */
+	 * first, the lexer skips the rest without making tokens of them (and
+	 * the operands start where they end) */
 	const char *mend = optext.p + optext.n;
-	if (P->tok->kind == PX_TK_DOT && adjacent(P)) {
+	bool dots = P->tok->kind == PX_TK_DOT && adjacent(P);
+	if (dots)
 		mend = px_lexer_skip_dots(&P->lx);
-		px_p_advance(P);
-	}
 	px_str spelling = px_str_make(optext.p, (size_t)(mend - optext.p));
 	struct px_spell_hit *hit = NULL, probe;
 	int32_t ti = -1;
@@ -664,7 +847,12 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 	 * (which never moves: an operand copied right after its fields were
 	 * written would stall on those narrower stores), the rest through the
 	 * operand stack, where the first ones join them */
-	size_t base = P->nostk, n = 0;
+	size_t base = P->nostk;
+	uint32_t n = 0;
+	if (fast_operands(P, dots ? mend : P->tok->text.p, &n))
+		goto parsed;
+	if (dots)
+		px_p_advance(P);
 	if (!px_p_is_punct(P, ';')) {
 		for (;;) {
 			struct px_operand spill;
@@ -694,6 +882,7 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 		return px_p_error(P, line, col, "too many operands (limit %d)", PX_MAX_OPERANDS);
 	}
 	px_p_advance(P);
+parsed:
 	in->nopnds = (uint16_t)n;
 	if (n)
 		in->opnds = px_arena_copy(P->ba, n <= PX_TOP_OPERANDS ? P->top : P->ostk + base,

@@ -132,22 +132,6 @@ static void symtab_rehash(struct px_symtab *t, uint32_t cap)
 	free(old);
 }
 
-/* The n < 8 bytes at p as one word, with overlapping loads (never reading
- * outside them): equal words mean equal bytes for the same n. */
-static inline uint64_t tail_word(const char *p, uint32_t n)
-{
-	if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, p, 4);
-		memcpy(&b, p + n - 4, 4);
-		return a | (uint64_t)b << 32;
-	}
-	if (n == 0)
-		return 0;
-	return (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 |
-	       (uint64_t)(unsigned char)p[n - 1] << 16;
-}
-
 /* A fast hash for short names: 8 bytes at a time, never reading past the
  * name. */
 static uint32_t hash_name(const char *p, uint32_t n)
@@ -161,7 +145,7 @@ static uint32_t hash_name(const char *p, uint32_t n)
 		p += 8;
 		n -= 8;
 	}
-	h = (h ^ tail_word(p, n)) * 0xc4ceb9fe1a85ec53ull;
+	h = (h ^ px_p_tail_word(p, n)) * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 29;
 	return (uint32_t)h;
 }
@@ -175,7 +159,7 @@ static inline bool same_bytes(const char *a, const char *b, uint32_t n)
 		if (x != y)
 			return false;
 	}
-	return tail_word(a, n) == tail_word(b, n);
+	return px_p_tail_word(a, n) == px_p_tail_word(b, n);
 }
 
 /* Finds k; with insert, adds it (val = -1) when absent. NULL if absent. */
@@ -215,7 +199,7 @@ static inline struct px_symslot *prefix_slot(struct px_parser *P, const char *p,
 {
 	if (n > 7)
 		return px_symtab_find(&P->regtab, px_str_make(p, n), false);
-	uint64_t key = tail_word(p, n);
+	uint64_t key = px_p_tail_word(p, n);
 	struct px_prefix_hit *h =
 		&P->prefix_cache[((key + n) * 0x9E3779B97F4A7C15ull) >> 60];
 	if (h->key == key && h->n == n)
@@ -229,12 +213,6 @@ static inline struct px_symslot *prefix_slot(struct px_parser *P, const char *p,
 	return s;
 }
 
-/* The shape of a name ending in digits that start at k (0 < k < n). */
-static inline uint32_t plain_shape(px_str name, uint32_t k)
-{
-	return ((unsigned char)name.p[0] * 31u + (unsigned char)name.p[k - 1] + k * 7u) & 255;
-}
-
 static void forget_reg_lookups(struct px_parser *P)
 {
 	for (size_t i = 0; i < PX_COUNTOF(P->prefix_cache); i++)
@@ -243,8 +221,7 @@ static void forget_reg_lookups(struct px_parser *P)
 		P->range_cache[i].n = 0;
 }
 
-/* px_p_lookup_reg past its first-byte filter (name.n > 0). */
-static int32_t lookup_reg_by_name(struct px_parser *P, px_str name)
+int32_t px_p_lookup_reg_by_name(struct px_parser *P, px_str name)
 {
 	/* the trailing digits, and their value (used when at most 10) */
 	uint32_t k = name.n;
@@ -258,7 +235,7 @@ static int32_t lookup_reg_by_name(struct px_parser *P, px_str name)
 	 * numbered (%r<N>), so that lookup is skipped unless a plain one of
 	 * the same shape was declared (inline asm's %p1, shadowing %p<N>) */
 	struct px_symslot *s;
-	uint32_t shape = k > 0 && k < name.n ? plain_shape(name, k) : 0;
+	uint32_t shape = k > 0 && k < name.n ? px_p_plain_shape(name, k) : 0;
 	if (k == name.n || (P->plain_digit_shapes[shape >> 6] >> (shape & 63) & 1)) {
 		s = px_symtab_find(&P->regtab, name, false);
 		if (s && s->val >= 0) {
@@ -293,14 +270,8 @@ static int32_t lookup_reg_by_name(struct px_parser *P, px_str name)
 	return -1;
 }
 
-/* The common case of px_p_lookup_reg, nvcc's numbered registers: a name
- * of a non-digit prefix of at most 7 bytes (its first byte filtered by the
- * caller) and 1 to 9 digits without a leading zero, the prefix declared as
- * a range (%r<N>) holding the number, and no plain register of the same
- * shape (which lookup_reg_by_name would try first). Scans the name once,
- * forwards. Returns the id, or -1 when the name is not of this kind or the
- * range does not hold it (the caller then takes the general path, which
- * finds the same answer for every name this one answers). */
+/* The common case of px_p_lookup_reg, nvcc's numbered registers (see
+ * px_p_numbered_reg): scans the name once, forwards, for its split. */
 static inline int32_t lookup_numbered_reg(struct px_parser *P, px_str name)
 {
 	const char *p = name.p;
@@ -316,24 +287,7 @@ static inline int32_t lookup_numbered_reg(struct px_parser *P, px_str name)
 			return -1;
 		v = v * 10 + d;
 	}
-	uint32_t shape = plain_shape(name, k);
-	if (P->plain_digit_shapes[shape >> 6] >> (shape & 63) & 1)
-		return -1;
-	uint64_t key = tail_word(p, k);
-	struct px_range_hit *h = &P->range_cache[((key + k) * 0x9E3779B97F4A7C15ull) >> 60];
-	if (h->key != key || h->n != k) {
-		struct px_symslot *s = px_symtab_find(&P->regtab, px_str_make(p, k), false);
-		if (!s || s->val < 0)
-			return -1;
-		const struct px_regent *e = &P->regents[s->val];
-		h->key = key;
-		h->n = k;
-		h->first = e->first;
-		h->count = e->range ? e->count : 0;
-	}
-	/* beyond the innermost range, an outer one may hold it: the general
-	 * path walks the shadowed bindings */
-	return v < h->count ? h->first + (int32_t)v : -1;
+	return px_p_numbered_reg(P, name, k, v);
 }
 
 int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
@@ -348,7 +302,7 @@ int32_t px_p_lookup_reg(struct px_parser *P, px_str name)
 		if (id >= 0)
 			return id;
 	}
-	return lookup_reg_by_name(P, name);
+	return px_p_lookup_reg_by_name(P, name);
 }
 
 static void scope_push(struct px_parser *P)
@@ -401,7 +355,7 @@ static bool declare_reg(struct px_parser *P, px_str name, uint32_t line, uint32_
 		while (k > 0 && name.p[k - 1] >= '0' && name.p[k - 1] <= '9')
 			k--;
 		if (k < name.n) {
-			uint32_t shape = k > 0 ? plain_shape(name, k) : 0;
+			uint32_t shape = k > 0 ? px_p_plain_shape(name, k) : 0;
 			P->plain_digit_shapes[shape >> 6] |= (uint64_t)1 << (shape & 63);
 		}
 		struct px_regdecl *r = PX_VEC_PUSH(P->regs, P->nregs, P->capregs);

@@ -4,6 +4,8 @@
 #ifndef PX_PTX_PARSER_INT_H
 #define PX_PTX_PARSER_INT_H
 
+#include <string.h>
+
 #include "../ir.h"
 #include "lexer.h"
 
@@ -145,7 +147,63 @@ bool px_p_error(struct px_parser *P, uint32_t line, uint32_t col, const char *fm
 bool px_p_error_tok(struct px_parser *P, const struct px_token *t, const char *fmt, ...) PX_PRINTF(3, 4);
 /* Resolves a register name through the scope stack; -1 if undeclared. */
 int32_t px_p_lookup_reg(struct px_parser *P, px_str name);
+/* px_p_lookup_reg past its first-byte filter (name.n > 0), without its
+ * fast path (px_p_numbered_reg). */
+int32_t px_p_lookup_reg_by_name(struct px_parser *P, px_str name);
 struct px_symslot *px_symtab_find(struct px_symtab *t, px_str k, bool insert);
+
+/* The n < 8 bytes at p as one word, with overlapping loads (never reading
+ * outside them): equal words mean equal bytes for the same n. */
+static inline uint64_t px_p_tail_word(const char *p, uint32_t n)
+{
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		return a | (uint64_t)b << 32;
+	}
+	if (n == 0)
+		return 0;
+	return (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 |
+	       (uint64_t)(unsigned char)p[n - 1] << 16;
+}
+
+/* The shape of a name ending in digits that start at k (0 < k < n). */
+static inline uint32_t px_p_plain_shape(px_str name, uint32_t k)
+{
+	return ((unsigned char)name.p[0] * 31u + (unsigned char)name.p[k - 1] + k * 7u) & 255;
+}
+
+/* The common case of px_p_lookup_reg, nvcc's numbered registers, given
+ * the name's split: a prefix name[0..k) of 1 to 7 bytes, none a digit,
+ * then 1 to 9 digits without a leading
+ * zero whose value is v; the name's first byte has passed the reg_first
+ * filter. Answers when the prefix is declared as a range (%r<N>) holding
+ * v and no plain register of the same shape exists (lookup_reg_by_name
+ * would try that first). Returns the id, or -1 when it does not answer
+ * (the caller then takes px_p_lookup_reg_by_name, which finds the same
+ * answer for every name this one answers). */
+static inline int32_t px_p_numbered_reg(struct px_parser *P, px_str name, uint32_t k, uint32_t v)
+{
+	uint32_t shape = px_p_plain_shape(name, k);
+	if (P->plain_digit_shapes[shape >> 6] >> (shape & 63) & 1)
+		return -1;
+	uint64_t key = px_p_tail_word(name.p, k);
+	struct px_range_hit *h = &P->range_cache[((key + k) * 0x9E3779B97F4A7C15ull) >> 60];
+	if (h->key != key || h->n != k) {
+		struct px_symslot *s = px_symtab_find(&P->regtab, px_str_make(name.p, k), false);
+		if (!s || s->val < 0)
+			return -1;
+		const struct px_regent *e = &P->regents[s->val];
+		h->key = key;
+		h->n = k;
+		h->first = e->first;
+		h->count = e->range ? e->count : 0;
+	}
+	/* beyond the innermost range, an outer one may hold it: the general
+	 * path walks the shadowed bindings */
+	return v < h->count ? h->first + (int32_t)v : -1;
+}
 /* Fills P->opcodes and P->modtab (parse_insn.c). */
 void px_p_init_tables(struct px_parser *P);
 
