@@ -8,9 +8,10 @@
  * Operands are parsed with bounded nesting: a vector `{...}`, a list `(...)`
  * or a texture bracket `[t, s, {...}]` may hold one more level of vectors,
  * never more, so recursion depth is fixed whatever the input. Operands being
- * built sit on one malloc'd stack (P->ostk; an instruction's first ones in
- * the fixed P->top) and are copied, exactly sized, into the arena when their
- * aggregate or instruction is complete. Operands are parsed in place where
+ * built sit on one malloc'd stack (P->ostk) and are copied, exactly sized,
+ * into the arena when their aggregate is complete; an instruction's own
+ * operands go to the function's operand vector (P->fops), copied into the
+ * arena with the instructions when the function ends. Operands are parsed in place where
  * their slot cannot move meanwhile: copying a struct whose fields were just
  * written one by one stalls on those stores. Plain operand lists (registers,
  * decimal integers, symbols, simple addresses on one line: most of them)
@@ -553,9 +554,10 @@ static inline bool is_sink(const char *p)
  * (INT as fast_int reads it; '-' written right before its INT), at most
  * PX_TOP_OPERANDS of them. p: where the list starts, on the line the lexer
  * stands on (P->lx.line), with nothing but blanks before the first
- * operand. On success fills P->top[0..*nout), makes P->prev the ';' and
+ * operand. On success fills ops[0..*nout), makes P->prev the ';' and
  * P->tok the token after it; otherwise returns false (see above). */
-static bool fast_operands(struct px_parser *P, const char *p, uint32_t *nout)
+static bool fast_operands(struct px_parser *P, struct px_operand *ops, const char *p,
+                          uint32_t *nout)
 {
 	const char *ls = P->lx.line_start;
 	uint32_t line = P->lx.line, n = 0;
@@ -564,7 +566,7 @@ static bool fast_operands(struct px_parser *P, const char *p, uint32_t *nout)
 		for (;;) {
 			const char *q;
 			unsigned char c = (unsigned char)*p;
-			struct px_operand *o = &P->top[n];
+			struct px_operand *o = &ops[n];
 			*o = (struct px_operand){.comp = -1, .reg = -1, .line = line,
 			                         .col = (uint32_t)(p - ls) + 1};
 			if (px_lex_class[c] & PX_LC_START) {
@@ -843,29 +845,31 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 			            "more unknown instructions follow; not reported one by one");
 		P->m->nunknown_ops++;
 	}
-	/* operands: the first PX_TOP_OPERANDS are parsed straight into P->top
-	 * (which never moves: an operand copied right after its fields were
-	 * written would stall on those narrower stores), the rest through the
-	 * operand stack, where the first ones join them */
-	size_t base = P->nostk;
+	/* operands: parsed straight into the function's operand vector
+	 * (P->fops), each slot reserved before its operand is parsed (nothing
+	 * else adds to the vector meanwhile, so the slot does not move; an
+	 * operand copied right after its fields were written would stall on
+	 * those narrower stores); the fast path writes up to PX_TOP_OPERANDS
+	 * slots past the end, reserved here */
+	size_t first = P->nfops;
 	uint32_t n = 0;
-	if (fast_operands(P, dots ? mend : P->tok->text.p, &n))
+	if (P->capfops - first < PX_TOP_OPERANDS) {
+		P->capfops = P->capfops * 2 > first + PX_TOP_OPERANDS ? P->capfops * 2
+		                                                      : first + PX_TOP_OPERANDS;
+		P->fops = xrealloc(P->fops, P->capfops * sizeof *P->fops);
+	}
+	if (fast_operands(P, P->fops + first, dots ? mend : P->tok->text.p, &n)) {
+		P->nfops = first + n;
 		goto parsed;
+	}
 	if (dots)
 		px_p_advance(P);
 	if (!px_p_is_punct(P, ';')) {
 		for (;;) {
-			struct px_operand spill;
-			struct px_operand *o = n < PX_TOP_OPERANDS ? &P->top[n] : &spill;
+			struct px_operand *o = PX_VEC_PUSH(P->fops, P->nfops, P->capfops);
 			if (!parse_operand(P, o, 0)) {
-				P->nostk = base;
+				P->nfops = first;
 				return false;
-			}
-			if (n >= PX_TOP_OPERANDS) {
-				if (n == PX_TOP_OPERANDS)
-					for (size_t i = 0; i < PX_TOP_OPERANDS; i++)
-						push_operand(P, &P->top[i]);
-				push_operand(P, o);
 			}
 			n++;
 			if (!px_p_is_punct(P, ','))
@@ -874,28 +878,27 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 		}
 	}
 	if (!px_p_is_punct(P, ';')) {
-		P->nostk = base;
+		P->nfops = first;
 		return px_p_error_tok(P, P->tok, "expected ';' after instruction");
 	}
 	if (n > PX_MAX_OPERANDS) {
-		P->nostk = base;
+		P->nfops = first;
 		return px_p_error(P, line, col, "too many operands (limit %d)", PX_MAX_OPERANDS);
 	}
 	px_p_advance(P);
 parsed:
+	/* until the function ends (finish_body), opnds holds the index of the
+	 * first operand in P->fops */
 	in->nopnds = (uint16_t)n;
-	if (n)
-		in->opnds = px_arena_copy(P->ba, n <= PX_TOP_OPERANDS ? P->top : P->ostk + base,
-		                          n * sizeof *in->opnds);
-	P->nostk = base;
+	in->opnds = n ? (struct px_operand *)(uintptr_t)first : NULL;
+	const struct px_operand *ops = P->fops + first;
 	/* branch targets must be labels of this function */
 	if (in->op == PX_OP_BRA) {
-		for (uint32_t i = 0; i < in->nopnds; i++)
-			if (in->opnds[i].kind == PX_OPND_SYM)
-				label_ref(P, &in->opnds[i]);
-	} else if (in->op == PX_OP_BRX && in->nopnds &&
-	           in->opnds[in->nopnds - 1].kind == PX_OPND_SYM) {
-		label_ref(P, &in->opnds[in->nopnds - 1]);
+		for (uint32_t i = 0; i < n; i++)
+			if (ops[i].kind == PX_OPND_SYM)
+				label_ref(P, &ops[i]);
+	} else if (in->op == PX_OP_BRX && n && ops[n - 1].kind == PX_OPND_SYM) {
+		label_ref(P, &ops[n - 1]);
 	}
 	in->loc_file = P->loc_file;
 	in->loc_line = P->loc_line;

@@ -1087,6 +1087,10 @@ static void finish_body(struct px_parser *P, struct px_func *f)
 	check_label_refs(P);
 	f->insns = arena_copy(P->ba, P->insns, P->ninsns, sizeof *P->insns);
 	f->ninsns = (uint32_t)P->ninsns;
+	struct px_operand *ops = arena_copy(P->ba, P->fops, P->nfops, sizeof *P->fops);
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (f->insns[i].nopnds)
+			f->insns[i].opnds = ops + (uintptr_t)f->insns[i].opnds;
 	f->labels = arena_copy(P->ba, P->labels, P->nlabels, sizeof *P->labels);
 	f->nlabels = (uint32_t)P->nlabels;
 	f->regs = arena_copy(P->ba, P->regs, P->nregs, sizeof *P->regs);
@@ -1105,7 +1109,7 @@ static void finish_body(struct px_parser *P, struct px_func *f)
 
 static void reset_function(struct px_parser *P)
 {
-	P->ninsns = P->nlabels = P->nregs = P->nvars = P->npragmas = 0;
+	P->ninsns = P->nlabels = P->nregs = P->nvars = P->npragmas = P->nfops = 0;
 	P->nbts = P->nbtnames = P->nrefs = P->nregents = P->nscopes = 0;
 	symtab_reset(&P->regtab);
 	symtab_reset(&P->labtab);
@@ -1482,6 +1486,7 @@ static void parser_free(struct px_parser *P)
 	free(P->regents);
 	free(P->scopes);
 	free(P->ostk);
+	free(P->fops);
 	px_arena_delete(P->keys);
 }
 

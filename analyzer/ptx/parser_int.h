@@ -13,7 +13,7 @@
 #define PX_MAX_SCOPE_DEPTH 1024
 #define PX_MAX_OPERANDS 65535
 #define PX_MAX_UNKNOWN_WARNINGS 100
-#define PX_TOP_OPERANDS 8
+#define PX_TOP_OPERANDS 8   /* the most operands the fast path reads */
 
 /* Open-addressing map from a name (a view into the text) to an int32. */
 struct px_symslot {
@@ -118,8 +118,11 @@ struct px_parser {
 	} range_cache[16];
 	struct px_regent *regents; size_t nregents, capregents;
 	uint32_t *scopes; size_t nscopes, capscopes;   /* regents index at each scope start */
-	struct px_operand *ostk; size_t nostk, capostk; /* operands being built */
-	struct px_operand top[PX_TOP_OPERANDS];  /* an instruction's first operands */
+	struct px_operand *ostk; size_t nostk, capostk; /* aggregates' elements being built */
+	/* the function's instructions' operands, in order (an instruction's
+	 * opnds is an index into them until finish_body copies them into the
+	 * arena with the instructions) */
+	struct px_operand *fops; size_t nfops, capfops;
 	uint32_t loc_file, loc_line, loc_col;
 	/* a mapped text (px_parse_hook.text_mapped): names that outlive a body
 	 * are copied, and the pages before `released` have been given back */
