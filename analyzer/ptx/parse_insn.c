@@ -796,17 +796,25 @@ static bool parse_instruction(struct px_parser *P, const struct px_token *opcode
 		optext = P->tok->text;
 		opline = P->tok->line;
 		opcol = P->tok->col;
-		px_p_advance(P);
+		opcode = P->tok;
 	} else {
 		optext = opcode->text;
 		line = opline = opcode->line;
 		col = opcol = opcode->col;
 	}
-	/* modifiers: dot tokens written right after the opcode; after the
-	 * first, the lexer skips the rest without making tokens of them (and
-	 * the operands start where they end) */
+	/* modifiers: dot tokens written right after the opcode, skipped by
+	 * the lexer without making tokens of them (the operands start where
+	 * they end); with the opcode still the current token, the lexer stands
+	 * right after it */
 	const char *mend = optext.p + optext.n;
-	bool dots = P->tok->kind == PX_TK_DOT && adjacent(P);
+	bool dots;
+	if (opcode == P->tok) {
+		dots = px_p_dots_follow(P);
+		if (!dots)
+			px_p_advance(P);
+	} else {
+		dots = P->tok->kind == PX_TK_DOT && adjacent(P);
+	}
 	if (dots)
 		mend = px_lexer_skip_dots(&P->lx);
 	px_str spelling = px_str_make(optext.p, (size_t)(mend - optext.p));

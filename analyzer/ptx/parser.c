@@ -1012,6 +1012,10 @@ static bool parse_statement(struct px_parser *P)
 {
 	struct px_token *t = P->tok;
 	if (t->kind == PX_TK_IDENT) {
+		/* a name with a modifier written right after it is an opcode, not
+		 * a label: parsed from the name, without lexing the modifier */
+		if (px_p_dots_follow(P))
+			return px_p_instruction(P, t);
 		px_p_advance(P);  /* the name is now P->prev, until the next advance */
 		if (px_p_is_punct(P, ':')) {
 			struct px_token name = *P->prev;

@@ -136,6 +136,15 @@ static inline bool px_p_is_punct(const struct px_parser *P, char c)
 	return P->tok->kind == PX_TK_PUNCT && P->tok->ch == c;
 }
 
+/* Whether the lexer stands at a dot token (".u32": what px_lexer_next
+ * would return as PX_TK_DOT), with no blank before it: after an opcode,
+ * its first modifier. */
+static inline bool px_p_dots_follow(const struct px_parser *P)
+{
+	const char *p = P->lx.p;
+	return p[0] == '.' && (px_lex_class[(unsigned char)p[1]] & PX_LC_CONT);
+}
+
 static inline void px_p_advance(struct px_parser *P)
 {
 	struct px_token *t = P->prev;
@@ -212,8 +221,9 @@ void px_p_init_tables(struct px_parser *P);
 
 /* parse_insn.c */
 /* instruction := ['@' ['!'] reg] opcode {modifier} [operand {',' operand}] ';'
- * With opcode NULL, requires P->tok at '@'; otherwise the opcode token was
- * just consumed (P->prev) and is passed in. Appends to P->insns. */
+ * With opcode NULL, requires P->tok at '@'; otherwise the opcode token is
+ * passed in: either just consumed (P->prev), or the current token (P->tok)
+ * with px_p_dots_follow true. Appends to P->insns. */
 bool px_p_instruction(struct px_parser *P, const struct px_token *opcode);
 /* Decodes one modifier/type/space spelling (with its dot). Returns its kind:
  * 0 none, 'S' space (*val = enum px_space), 'V' vector (2/4/8), 'T' type,
