@@ -188,14 +188,16 @@ static inline uint32_t px_p_plain_shape(px_str name, uint32_t k)
 
 /* The common case of px_p_lookup_reg, nvcc's numbered registers, given
  * the name's split: a prefix name[0..k) of 1 to 7 bytes, none a digit,
- * then 1 to 9 digits without a leading
- * zero whose value is v; the name's first byte has passed the reg_first
- * filter. Answers when the prefix is declared as a range (%r<N>) holding
- * v and no plain register of the same shape exists (lookup_reg_by_name
- * would try that first). Returns the id, or -1 when it does not answer
+ * then 1 to 9 digits without a leading zero whose value is v; the name's
+ * first byte has passed the reg_first filter. Answers when the prefix is
+ * declared as a range (%r<N>) holding v and no plain register of the same
+ * shape exists (lookup_reg_by_name would try that first). Returns the id, or -1 when it does not answer
  * (the caller then takes px_p_lookup_reg_by_name, which finds the same
- * answer for every name this one answers). */
-static inline int32_t px_p_numbered_reg(struct px_parser *P, px_str name, uint32_t k, uint32_t v)
+ * answer for every name this one answers). Always inlined: gcc otherwise
+ * keeps one out-of-line copy for its two callers, and the call costs more
+ * than the lookup. */
+static inline __attribute__((always_inline)) int32_t
+px_p_numbered_reg(struct px_parser *P, px_str name, uint32_t k, uint32_t v)
 {
 	uint32_t shape = px_p_plain_shape(name, k);
 	if (P->plain_digit_shapes[shape >> 6] >> (shape & 63) & 1)
