@@ -626,9 +626,16 @@ static void run_free(struct sim *s, struct sim_warp *w)
  * ones around it: block_loop, then sel_parent). */
 static void count_issue(struct sim *s, uint32_t b, uint32_t active)
 {
-	for (int32_t l = s->block_loop[b]; l >= 0; l = s->sel_parent[l]) {
+	int32_t l = s->block_loop[b];
+	if (l < 0)
+		return;
+	/* the lanes counted without a call (no popcnt instruction assumed) */
+	uint32_t n = active - ((active >> 1) & 0x55555555u);
+	n = (n & 0x33333333u) + ((n >> 2) & 0x33333333u);
+	n = (((n + (n >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+	for (; l >= 0; l = s->sel_parent[l]) {
 		s->loop_issued[l]++;
-		s->loop_lanes[l] += (uint64_t)__builtin_popcount(active);
+		s->loop_lanes[l] += n;
 	}
 }
 
@@ -1110,7 +1117,9 @@ static void run(struct sim *s)
 	uint32_t nsched = s->opt->arch->subpartitions ? s->opt->arch->subpartitions : 4;
 	if (nsched > 4)
 		nsched = 4;
-	uint32_t rr[4] = {0, 0, 0, 0};
+	uint32_t rr[4] = {0, 0, 0, 0}, nw_of[4];
+	for (uint32_t sc = 0; sc < nsched; sc++)
+		nw_of[sc] = (s->nwarps + nsched - 1 - sc) / nsched;   /* warps of scheduler sc */
 	uint64_t budget = s->opt->budget ? s->opt->budget : 50000000ull;
 	unsigned *why = xcalloc(s->nwarps, sizeof *why);
 	uint64_t *inside = xcalloc(s->nloops + 1, sizeof *inside), step = 0;
@@ -1119,9 +1128,10 @@ static void run(struct sim *s)
 		uint64_t next = UINT64_MAX;
 		/* the SM-wide units (MIO, LSU) go to the schedulers in turn: the
 		 * first to look changes every cycle */
+		uint32_t sc0 = (uint32_t)(s->cycle % nsched);
 		for (uint32_t sk = 0; sk < nsched; sk++) {
-			uint32_t sc = (uint32_t)((sk + s->cycle) % nsched);
-			uint32_t nw = (s->nwarps + nsched - 1 - sc) / nsched;
+			uint32_t sc = sc0 + sk < nsched ? sc0 + sk : sc0 + sk - nsched;   /* (sk + cycle) % nsched */
+			uint32_t nw = nw_of[sc];
 			int32_t pick = -1;
 			uint32_t rr_next = rr[sc];
 			for (uint32_t k = 0, idx = rr[sc]; k < nw; k++, idx = idx + 1 == nw ? 0 : idx + 1) {
