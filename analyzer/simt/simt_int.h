@@ -126,7 +126,7 @@ struct sim_warp {
 	uint32_t exited;
 	struct sim_frame *stk; uint32_t nstk, capstk;
 	uint8_t state;
-	uint32_t bar_id, bar_mask;
+	uint32_t bar_id;
 	uint32_t bar_pc;          /* the barrier it waits at */
 	uint64_t *val;            /* nslots * 32 */
 	uint32_t *unk;            /* nslots: lanes whose value is unknown */
@@ -155,7 +155,6 @@ struct sim_warp {
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
 	int64_t tid[32][3];
 	uint32_t *loop_iter;      /* per loop: header executions in the current entry */
-	int32_t in_loop;          /* innermost selected-loop index of pc, -1 none */
 	uint64_t *hdr_count;      /* per loop: header executions */
 	bool *entered;            /* per loop */
 };
