@@ -124,40 +124,59 @@ static uint64_t slot_hash(uint64_t key)
 	return (key * 0x9e3779b97f4a7c15ull) >> 20;
 }
 
+/* The slot of key in an open-addressing table of *cap slots of `size` bytes
+ * (cap a power of two) whose first member is a uint64_t key, 0 for a free
+ * slot: memory pages and line sets. When insert, the table doubles at 3/4
+ * full and an absent key claims a free slot (key set, the rest zero, *n
+ * counted); NULL when absent and !insert. Inlined into both callers, so
+ * size is a constant there. */
+static inline void *slot_find(void **tab, uint64_t *n, uint64_t *cap, size_t size, uint64_t key,
+                              bool insert)
+{
+#define SLOT_KEY(t, i) (*(uint64_t *)((char *)(t) + (i) * size))
+	if (insert && (*n + 1) * 4 >= *cap * 3) {
+		uint64_t ncap = *cap ? *cap * 2 : 256;
+		char *nt = xcalloc(ncap, size);
+		for (uint64_t i = 0; i < *cap; i++) {
+			uint64_t k = SLOT_KEY(*tab, i);
+			if (!k)
+				continue;
+			uint64_t h = slot_hash(k);
+			while (SLOT_KEY(nt, h & (ncap - 1)))
+				h++;
+			memcpy(nt + (h & (ncap - 1)) * size, (char *)*tab + i * size, size);
+		}
+		free(*tab);
+		*tab = nt;
+		*cap = ncap;
+	}
+	if (!*cap)
+		return NULL;
+	for (uint64_t h = slot_hash(key);; h++) {
+		uint64_t i = h & (*cap - 1);
+		uint64_t *k = &SLOT_KEY(*tab, i);
+		if (*k == key)
+			return k;
+		if (!*k) {
+			if (!insert)
+				return NULL;
+			*k = key;
+			(*n)++;
+			return k;
+		}
+	}
+#undef SLOT_KEY
+}
+
 /* The page holding word number `word` (an address / 4, with the thread in
  * its high bits for local memory); NULL when absent and !insert. */
 static struct sim_page *mem_page(struct sim_mem *m, uint64_t word, bool insert)
 {
-	uint64_t key = word / SIM_PAGE_WORDS + 1;
-	if (insert && (m->n + 1) * 4 >= m->cap * 3) {
-		uint64_t ncap = m->cap ? m->cap * 2 : 256;
-		struct sim_page *np = xcalloc(ncap, sizeof *np);
-		for (uint64_t i = 0; i < m->cap; i++) {
-			if (!m->p[i].key)
-				continue;
-			uint64_t h = slot_hash(m->p[i].key);
-			while (np[h & (ncap - 1)].key)
-				h++;
-			np[h & (ncap - 1)] = m->p[i];
-		}
-		free(m->p);
-		m->p = np;
-		m->cap = ncap;
-	}
-	if (!m->cap)
-		return NULL;
-	for (uint64_t h = slot_hash(key);; h++) {
-		struct sim_page *p = &m->p[h & (m->cap - 1)];
-		if (p->key == key)
-			return p;
-		if (!p->key) {
-			if (!insert)
-				return NULL;
-			p->key = key;
-			m->n++;
-			return p;
-		}
-	}
+	void *t = m->p;
+	struct sim_page *p = slot_find(&t, &m->n, &m->cap, sizeof *m->p, word / SIM_PAGE_WORDS + 1,
+	                               insert);
+	m->p = t;
+	return p;
 }
 
 void sim_mem_free(struct sim_mem *m)
@@ -169,41 +188,16 @@ void sim_mem_free(struct sim_mem *m)
 /* Whether line is in the set; inserts it when absent and insert. */
 bool sim_lineset_has(struct sim_lineset *m, uint64_t line, bool insert)
 {
-	uint64_t key = line / 64 + 1, bit = 1ull << (line % 64);
-	if (insert && (m->n + 1) * 4 >= m->cap * 3) {
-		uint64_t ncap = m->cap ? m->cap * 2 : 256;
-		struct sim_lineset_slot *np = xcalloc(ncap, sizeof *np);
-		for (uint64_t i = 0; i < m->cap; i++) {
-			if (!m->p[i].key)
-				continue;
-			uint64_t h = slot_hash(m->p[i].key);
-			while (np[h & (ncap - 1)].key)
-				h++;
-			np[h & (ncap - 1)] = m->p[i];
-		}
-		free(m->p);
-		m->p = np;
-		m->cap = ncap;
-	}
-	if (!m->cap)
+	uint64_t bit = 1ull << (line % 64);
+	void *t = m->p;
+	struct sim_lineset_slot *p = slot_find(&t, &m->n, &m->cap, sizeof *m->p, line / 64 + 1, insert);
+	m->p = t;
+	if (!p)
 		return false;
-	for (uint64_t h = slot_hash(key);; h++) {
-		struct sim_lineset_slot *p = &m->p[h & (m->cap - 1)];
-		if (p->key == key) {
-			bool had = p->bits & bit;
-			if (insert)
-				p->bits |= bit;
-			return had;
-		}
-		if (!p->key) {
-			if (insert) {
-				p->key = key;
-				p->bits = bit;
-				m->n++;
-			}
-			return false;
-		}
-	}
+	bool had = p->bits & bit;
+	if (insert)
+		p->bits |= bit;
+	return had;
 }
 
 void sim_lineset_free(struct sim_lineset *m)
