@@ -263,18 +263,7 @@ static void free_sim(struct sim *s)
 /* ---- loops ---- */
 static bool in_loop(const struct px_func *f, uint32_t l, uint32_t b)
 {
-	const struct px_loop *lp = &f->loops[l];
-	uint32_t lo = 0, hi = lp->nblocks;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (lp->blocks[mid] == b)
-			return true;
-		if (lp->blocks[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return sim_loop_has_block(&f->loops[l], b);
 }
 
 static uint32_t loop_weight(const struct px_func *f, uint32_t l)

@@ -76,21 +76,6 @@ static int32_t single_def(const struct px_func *f, uint32_t i)
 	return n == 1 ? d[0] : -1;
 }
 
-static bool loop_has_block(const struct px_loop *lp, uint32_t b)
-{
-	uint32_t lo = 0, hi = lp->nblocks;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (lp->blocks[mid] == b)
-			return true;
-		if (lp->blocks[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 static bool special_src(const struct px_insn *in)
 {
 	for (uint32_t k = 0; k < in->nopnds; k++)
@@ -403,7 +388,7 @@ void sim_mark_free(struct sim *s)
 					for (uint32_t k = 0; k < n && inv; k++)
 						for (uint32_t q = rr.dstart[u[k]]; q < rr.dstart[u[k] + 1] && inv; q++) {
 							uint32_t j = rr.dlist[q];
-							if (loop_has_block(lp, f->insns[j].block) && !s->ins[j].hoisted)
+							if (sim_loop_has_block(lp, f->insns[j].block) && !s->ins[j].hoisted)
 								inv = false;
 						}
 					if (inv) {

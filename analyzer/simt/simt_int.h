@@ -118,6 +118,22 @@ struct sim_sword {
 
 struct sim_frame { uint32_t pc, rpc, mask; };
 
+/* Whether block b is in the loop (its blocks are sorted: a binary search). */
+static inline bool sim_loop_has_block(const struct px_loop *lp, uint32_t b)
+{
+	uint32_t lo = 0, hi = lp->nblocks;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (lp->blocks[mid] == b)
+			return true;
+		if (lp->blocks[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 enum sim_wstate { W_READY, W_BARRIER, W_DONE };
 
 struct sim_warp {
