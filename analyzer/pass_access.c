@@ -96,9 +96,48 @@ static void sort_i64(int64_t *v, uint32_t n)
 	}
 }
 
+/* The sector of byte address x (rounded down for negative ones too). */
+static int64_t sector_of(int64_t x)
+{
+	return x >= 0 ? x / SECTOR : (x - SECTOR + 1) / SECTOR;
+}
+
+/* sectors' common case: addresses that never decrease from lane to lane
+ * (a contiguous or strided warp). Each lane's sector range then starts and
+ * ends no earlier than the last one's, so the distinct sectors and
+ * addresses are counted in one pass without a sort. False (nothing set)
+ * when the addresses go down somewhere, or the ranges would overflow the
+ * list sectors() keeps (it counts only what fits). */
+static bool sectors_sorted(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t *sec,
+                           uint32_t *ideal)
+{
+	int64_t prev = INT64_MIN, top = INT64_MIN;
+	uint32_t d = 0, du = 0, ns = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int64_t x = a[__builtin_ctz(m)];
+		if (x < prev)
+			return false;
+		du += du == 0 || x != prev;
+		prev = x;
+		int64_t lo = sector_of(x), hi = sector_of(x + bytes - 1);
+		ns += (uint32_t)(hi - lo + 1);
+		if (ns > MAX_SECTORS * 2)
+			return false;
+		if (hi > top) {
+			d += (uint32_t)(hi - (lo > top ? lo : top + 1) + 1);
+			top = hi;
+		}
+	}
+	*sec = d;
+	*ideal = (du * bytes + SECTOR - 1) / SECTOR;
+	return true;
+}
+
 /* Sectors and ideal sectors for the active lanes at byte addresses a[]. */
 static void sectors(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t *sec, uint32_t *ideal)
 {
+	if (bytes >= 1 && bytes <= SECTOR * 4 && sectors_sorted(a, mask, bytes, sec, ideal))
+		return;
 	int64_t s[MAX_SECTORS * 2], u[32];
 	uint32_t ns = 0, nu = 0;
 	for (uint32_t l = 0; l < 32; l++) {
@@ -132,18 +171,24 @@ static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t
 	uint32_t nwords = bytes <= 4 ? 1 : bytes / 4;
 	*wf = *ideal = 0;
 	for (uint32_t p0 = 0; p0 < 32; p0 += lanes_per_phase) {
-		/* the common case first: every word of the phase in a bank of its
-		 * own (then the worst bank holds one distinct word) */
+		/* the common case first: every distinct word of the phase in a
+		 * bank of its own (then the worst bank holds one) */
 		uint32_t banks = 0, nseen = 0;
+		int64_t bank_word[32];      /* the word seen in each bank of banks */
 		bool distinct = true;
 		for (uint32_t l = p0; l < p0 + lanes_per_phase && distinct; l++) {
 			if (!(mask >> l & 1))
 				continue;
 			int64_t w0 = a[l] >= 0 ? a[l] / 4 : (a[l] - 3) / 4;
 			for (uint32_t k = 0; k < nwords && nseen < 64 && distinct; k++, nseen++) {
-				uint32_t bit = 1u << (uint32_t)(((w0 + (int64_t)k) % 32 + 32) % 32);
-				distinct = !(banks & bit);
-				banks |= bit;
+				int64_t x = w0 + (int64_t)k;
+				uint32_t b = (uint32_t)((x % 32 + 32) % 32), bit = 1u << b;
+				if (banks & bit) {
+					distinct = bank_word[b] == x;   /* the same word again: read once */
+				} else {
+					banks |= bit;
+					bank_word[b] = x;
+				}
 			}
 		}
 		if (distinct) {
