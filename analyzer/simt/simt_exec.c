@@ -964,16 +964,34 @@ static int resolve_space(const struct sim *s, unsigned space, uint64_t *addr)
 	}
 }
 
+/* The last page a run of reads found (gread): valid while nothing is
+ * inserted into the memory (an insert may move the table). */
+struct page_cache {
+	uint64_t page;                 /* page number + 1; 0: none */
+	const struct sim_page *p;
+};
+
 /* Reads n bytes (1, 2, 4, 8) of global/local memory, a word at a time:
- * unknown (and 0) as soon as one byte is. */
-static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, bool *unk)
+ * unknown (and 0) as soon as one byte is. pc (or NULL) caches the last
+ * page found. */
+static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, bool *unk,
+                      struct page_cache *pc)
 {
 	uint64_t r = 0;
 	for (unsigned b = 0; b < n;) {
 		uint64_t a = addr + b, word = (a >> 2) ^ key_hi;
 		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;   /* bytes in this word */
 		unsigned need = ((1u << k) - 1) << sh;
-		const struct sim_page *p = mem_page(&s->global, word, false);
+		const struct sim_page *p;
+		if (pc && pc->page == word / SIM_PAGE_WORDS + 1) {
+			p = pc->p;
+		} else {
+			p = mem_page(&s->global, word, false);
+			if (pc && p) {
+				pc->page = word / SIM_PAGE_WORDS + 1;
+				pc->p = p;
+			}
+		}
 		unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
 		if (!p || (p->known[i] & need) != need) {
 			*unk = true;
@@ -1090,6 +1108,50 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 	}
 	if (!write)
 		*v = r;
+	return true;
+}
+
+/* shared_access's common case, for one lane: an aligned 32-bit word of
+ * the declared memory, nothing to report (no race, a read of a word
+ * written before). False, with nothing changed, for any other access:
+ * shared_access does it. */
+static inline bool shared_word(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane, uint64_t off,
+                               bool write, uint64_t *v, bool *unk)
+{
+	if ((off & 3) || off + 4 > s->sh_limit)
+		return false;
+	uint32_t t = w->id * 32 + lane;
+	struct sim_sword *sw = &s->sh[off >> 2];
+	if (sw->wtid >= 0 && (uint32_t)sw->wtid != t && sw->wepoch == s->epoch &&
+	    !((uint32_t)sw->wtid / 32 == w->id && sw->wsync != w->sync))
+		return false;   /* written by another thread since the barrier */
+	if (write) {
+		if (sw->rtid >= 0 && (uint32_t)sw->rtid != t && sw->repoch == s->epoch &&
+		    !((uint32_t)sw->rtid / 32 == w->id && sw->rsync != w->sync))
+			return false;   /* read by another thread since the barrier */
+		sw->written = true;
+		sw->wtid = (int32_t)t;
+		sw->wepoch = s->epoch;
+		sw->wsync = w->sync;
+		sw->wpc = pc;
+		sw->watomic = false;
+		sw->rtid = -1;
+		sw->val = (uint32_t)*v;
+		if (*unk)
+			sw->known &= (uint8_t)~0xfu;
+		else
+			sw->known |= 0xf;
+		return true;
+	}
+	if (!sw->written)
+		return false;
+	sw->rtid = (int32_t)t;
+	sw->repoch = s->epoch;
+	sw->rsync = w->sync;
+	sw->rpc = pc;
+	if ((sw->known & 0xf) != 0xf)
+		*unk = true;
+	*v = sw->val;
 	return true;
 }
 
@@ -1282,6 +1344,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	uint64_t lv[8][32];
 	uint32_t lunk[8] = {0};
 	bool defer = is_ld && nvec <= 8;
+	struct page_cache cache = {0};   /* loads only: nothing is inserted meanwhile */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool aunk = !(known_mask >> l & 1);
@@ -1297,12 +1360,14 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				bool unk = aunk;
 				uint64_t v = 0;
 				if (!aunk) {
-					if (spc == SP_SHARED)
-						shared_access(s, w, pc, l, ea, eb, false, false, &v, &unk);
-					else if (spc == SP_PARAM)
+					if (spc == SP_SHARED) {
+						if (eb != 4 || !shared_word(s, w, pc, l, ea, false, &v, &unk))
+							shared_access(s, w, pc, l, ea, eb, false, false, &v, &unk);
+					} else if (spc == SP_PARAM) {
 						v = param_read(s, ea, eb, &unk);
-					else
-						v = gread(s, key_hi, ea, eb, &unk);
+					} else {
+						v = gread(s, key_hi, ea, eb, &unk, &cache);
+					}
 				}
 				if (!unk && px_type_kind(t) == 's')
 					v = trunc_to((uint64_t)sext(v, eb * 8), 64);
@@ -1332,8 +1397,10 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 			if (aunk)
 				continue;
 			if (is_st) {
-				if (spc == SP_SHARED)
-					shared_access(s, w, pc, l, ea, eb, true, false, &v, &unk);
+				if (spc == SP_SHARED) {
+					if (eb != 4 || !shared_word(s, w, pc, l, ea, true, &v, &unk))
+						shared_access(s, w, pc, l, ea, eb, true, false, &v, &unk);
+				}
 				else if (spc != SP_PARAM)
 					gwrite(s, key_hi, ea, eb, v, unk);
 				continue;
@@ -1348,7 +1415,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				if (!shared_access(s, w, pc, l, ea, eb, false, true, &old, &ounk))
 					continue;
 			} else {
-				old = gread(s, key_hi, ea, eb, &ounk);
+				old = gread(s, key_hi, ea, eb, &ounk, NULL);
 			}
 			bool nunk = unk || ounk;
 			uint64_t nv = atom_apply(si, t, old, v, c, &nunk);
