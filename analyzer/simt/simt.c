@@ -230,6 +230,8 @@ static void free_sim(struct sim *s)
 		free(w->hdr_count);
 		free(w->entered);
 		free(w->done);
+		free(w->hz_def);
+		free(w->hz_use);
 	}
 	free(s->w);
 	free(s->ins);
@@ -253,8 +255,6 @@ static void free_sim(struct sim *s)
 	free(s->loop_cycles);
 	free(s->noted);
 	free(s->viol_seen);
-	free(s->hz_def);
-	free(s->hz_use);
 	sim_mem_free(&s->global);
 	sim_lineset_free(&s->l1);
 	sim_lineset_free(&s->l2);
@@ -424,7 +424,7 @@ static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
  * scheduler keeps about its next instruction no longer holds. */
 static void warp_changed(struct sim_warp *w)
 {
-	w->top_settled = w->top_valid = w->early_valid = false;
+	w->top_settled = w->top_valid = w->early_valid = w->scan_valid = false;
 }
 
 static void settle(const struct sim *s, struct sim_warp *w)
@@ -942,27 +942,71 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			return false;
 		}
 	}
-	for (unsigned p = 0; p <= P_COUNT; p++)
-		w->early_t[p] = UINT64_MAX;
-	w->early_unlock = UINT64_MAX;
-	w->early_valid = true;
+	/* The last scan issued an instruction and the warp is as it left it
+	 * (scan_valid): the instructions before that one are what the new scan
+	 * would pass first, with the same hazards and the same outcome unless
+	 * one of the candidates among them is ready now (its registers are
+	 * as they were: the instruction issued writes none they read). While
+	 * none is, the scan goes on after the issued instruction, from the
+	 * state it kept, its candidates' earliest cycles lowering *retry as
+	 * the full scan's would. */
+	bool resume = false;
+	if (w->scan_valid) {
+		uint64_t t = UINT64_MAX;
+		for (unsigned p = 0; p < P_COUNT; p++)
+			if (w->scan.t[p] != UINT64_MAX) {
+				uint64_t pf = pipe_free_at(s, p, sched);
+				uint64_t tp = w->scan.t[p] > pf ? w->scan.t[p] : pf;
+				if (tp < t)
+					t = tp;
+			}
+		resume = t > s->cycle;
+		if (resume && t < *retry)
+			*retry = t;
+		w->scan_valid = false;   /* set again when this scan issues */
+	}
 	struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
 	const struct px_func *f = s->f;
-	uint32_t end = f->blocks[f->insns[pc].block].end;
 	/* the registers the instructions passed over write (hz_def) and read
 	 * (hz_use) hold later ones back: stamped with this scan's number */
-	uint32_t *hd = s->hz_def, *hu = s->hz_use, gen = ++s->hz_gen;
-	if (!gen) {
-		memset(hd, 0, (s->nslots + 1) * sizeof *hd);
-		memset(hu, 0, (s->nslots + 1) * sizeof *hu);
-		gen = s->hz_gen = 1;
-	}
+	uint32_t *hd = w->hz_def, *hu = w->hz_use, gen;
 	uint32_t active = top->mask & ~w->exited;
-	uint32_t region_end = 0, region_mask = 0;   /* an if-converted region and its lanes */
-	unsigned stores = 0;   /* state spaces of the stores passed over */
-	uint32_t bar_k = UINT32_MAX;   /* a block barrier passed over */
-	for (uint32_t k = pc, n = 0; k < end && n <= LOOKAHEAD; k++, n++) {
+	uint32_t end, k0, n0;
+	uint32_t region_end, region_mask;   /* an if-converted region and its lanes */
+	unsigned stores;   /* state spaces of the stores passed over */
+	uint32_t bar_k;   /* a block barrier passed over */
+	if (resume) {
+		const struct sim_scan *sc = &w->scan;
+		gen = w->hz_gen;
+		k0 = sc->k;
+		n0 = sc->n;
+		end = sc->end;
+		region_end = sc->region_end;
+		region_mask = sc->region_mask;
+		bar_k = sc->bar_k;
+		stores = sc->stores;
+		memcpy(w->early_t, sc->t, sizeof sc->t);
+		w->early_t[P_COUNT] = UINT64_MAX;
+	} else {
+		gen = ++w->hz_gen;
+		if (!gen) {
+			memset(hd, 0, (s->nslots + 1) * sizeof *hd);
+			memset(hu, 0, (s->nslots + 1) * sizeof *hu);
+			gen = w->hz_gen = 1;
+		}
+		k0 = pc;
+		n0 = 0;
+		end = f->blocks[f->insns[pc].block].end;
+		region_end = region_mask = 0;
+		bar_k = UINT32_MAX;
+		stores = 0;
+		for (unsigned p = 0; p <= P_COUNT; p++)
+			w->early_t[p] = UINT64_MAX;
+	}
+	w->early_unlock = UINT64_MAX;
+	w->early_valid = true;
+	for (uint32_t k = k0, n = n0; k < end && n <= LOOKAHEAD; k++, n++) {
 		if (n && k == pc)
 			break;   /* round a loop and back */
 		const struct sim_insn *c = &s->ins[k];
@@ -1033,8 +1077,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				for (uint32_t u = 0; u < c->nuses; u++)
 					if (w->ready[c->uses[u]] > t)
 						t = w->ready[c->uses[u]];
-				if (t < w->early_t[c->pipe])
-					w->early_t[c->pipe] = t;
+				uint64_t treg = t;
 				uint64_t pf = c->pipe == P_SHARED || c->pipe == P_SHFL ? s->mio_free
 				            : c->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][c->pipe];
 				if (c->pipe == P_SHARED && s->mio_sp_free[sched & 3] > pf)
@@ -1053,8 +1096,21 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					count_issue(s, c->in->block, kmask);
 					commit_timing(s, w, sched, c, lat, occ);
 					warp_changed(w);
+					/* what the next scan goes on from */
+					struct sim_scan *sc = &w->scan;
+					sc->k = k + 1;
+					sc->n = n + 1;
+					sc->end = end;
+					sc->region_end = region_end;
+					sc->region_mask = region_mask;
+					sc->bar_k = bar_k;
+					sc->stores = stores;
+					memcpy(sc->t, w->early_t, sizeof sc->t);
+					w->scan_valid = true;
 					return true;
 				}
+				if (treg < w->early_t[c->pipe])
+					w->early_t[c->pipe] = treg;
 			}
 		}
 		if (!n && may_be_barrier(c) && block_barrier(c)) {
@@ -1369,8 +1425,6 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	}
 	sim_decode(&s);
 	sim_mark_free(&s);
-	s.hz_def = xcalloc(s.nslots + 1, sizeof *s.hz_def);
-	s.hz_use = xcalloc(s.nslots + 1, sizeof *s.hz_use);
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;
@@ -1389,6 +1443,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		w->entered = xcalloc(f->nloops + 1, sizeof *w->entered);
 		w->prev_block = UINT32_MAX;
 		w->done = xcalloc(f->ninsns + 1, 1);
+		w->hz_def = xcalloc(s.nslots + 1, sizeof *w->hz_def);
+		w->hz_use = xcalloc(s.nslots + 1, sizeof *w->hz_use);
 		/* registers start unknown: PTX gives them no initial value */
 		memset(w->unk, 0xff, (s.nslots + 1) * sizeof *w->unk);
 		if (f->ninsns)

@@ -166,6 +166,19 @@ struct sim_warp {
 	 * top_*, until the warp changes */
 	bool early_valid;
 	uint64_t early_t[P_COUNT + 1], early_unlock;
+	/* issue_early's last scan issued instruction scan.k - 1 and nothing
+	 * else changed the warp since (scan_valid, cleared with top_*): the
+	 * scan's state after that instruction, from which the next one goes
+	 * on while no instruction it passed can issue yet. Its hazards are in
+	 * hz_def/hz_use: per slot, the scan (hz_gen) that last passed an
+	 * instruction writing it / reading it */
+	bool scan_valid;
+	struct sim_scan {
+		uint32_t k, n, end, region_end, region_mask, bar_k;
+		unsigned stores;
+		uint64_t t[P_COUNT];   /* early_t of the instructions passed */
+	} scan;
+	uint32_t *hz_def, *hz_use, hz_gen;
 	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
 	uint32_t prev_block;
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
@@ -205,9 +218,6 @@ struct sim {
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
-	/* issue_early's register hazards: per slot, the scan (hz_gen) that
-	 * last passed an instruction writing it (hz_def) or reading it (hz_use) */
-	uint32_t *hz_def, *hz_use, hz_gen;
 	/* loops */
 	uint32_t nloops;          /* f->nloops */
 	bool *loop_sel;
