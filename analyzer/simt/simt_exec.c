@@ -475,6 +475,12 @@ void sim_decode(struct sim *s)
 		for (uint32_t k = 0; k < si->nop; k++)
 			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
 		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';
+		si->src_regs = si->nop >= 2 && si->nop <= 4;
+		si->dst_alone = si->nop >= 1 && si->op[0].kind == PX_OPND_REG && si->op[0].slot != UINT32_MAX;
+		for (uint32_t k = 1; k < si->nop; k++) {
+			si->src_regs &= si->op[k].kind == PX_OPND_REG && !si->op[k].neg;
+			si->dst_alone &= !(si->op[k].kind == PX_OPND_REG && si->op[k].slot == si->op[0].slot);
+		}
 		static const char *const modwords[] = {
 #define X(e, str) str,
 			SIM_MODWORDS(X)
@@ -1612,14 +1618,55 @@ static uint32_t sources(const struct sim *s, const struct sim_warp *w, const str
 	return unk;
 }
 
+/* sources for an instruction whose sources are registers (src_regs):
+ * the same, without gather's cases. */
+static inline uint32_t reg_sources(const struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
+                                   const uint64_t *src[3], uint32_t *unk_src)
+{
+	uint32_t nsrc = si->nop - 1u, unk = 0;
+	for (uint32_t k = 0; k < 3; k++) {
+		uint32_t u = 0;
+		src[k] = zero_lanes;
+		if (k < nsrc) {
+			uint32_t sl = si->op[1 + k].slot;
+			src[k] = &w->val[(size_t)sl * 32];
+			u = w->unk[sl] & mask;
+		}
+		unk_src[k] = u;
+		unk |= u;
+	}
+	return unk;
+}
+
+/* Where an EK_F32/EK_INT instruction puts its 32 results: straight into
+ * its destination's row when every lane is active and no source is read
+ * from it (then commit has nothing to copy), else into buf. */
+static inline uint64_t *result_row(struct sim_warp *w, const struct sim_insn *si, uint32_t mask, uint64_t *buf)
+{
+	return mask == 0xffffffffu && si->dst_alone ? &w->val[(size_t)si->op[0].slot * 32] : buf;
+}
+
+/* commit's work for results in rr (result_row). */
+static inline void commit_row(struct sim_warp *w, const struct sim_insn *si, const uint64_t *rr, uint32_t mask,
+                              uint32_t unk)
+{
+	uint32_t dst = si->op[0].slot;
+	if (dst != UINT32_MAX && rr == &w->val[(size_t)dst * 32])
+		w->unk[dst] = unk;   /* (w->unk[dst] & ~mask) | unk, mask all lanes */
+	else
+		commit(w, dst, rr, mask, unk);
+}
+
 /* EK_F32: every lane computed (lanes outside mask are dropped by commit),
  * each operation's loop free of branches so that it vectorises. */
 static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
 {
-	uint64_t buf[3][32], r[32];
+	uint64_t buf[3][32], rbuf[32];
 	const uint64_t *src[3];
-	uint32_t unk = sources(s, w, si, mask, buf, src, NULL);
+	uint32_t unk_src[3];
+	uint32_t unk = si->src_regs ? reg_sources(w, si, mask, src, unk_src) : sources(s, w, si, mask, buf, src, NULL);
 	const uint64_t *a = src[0], *b = src[1], *c = src[2];
+	uint64_t *r = result_row(w, si, mask, rbuf);
 	switch (si->in->op) {
 	case PX_OP_ADD:
 		for (uint32_t l = 0; l < 32; l++)
@@ -1646,17 +1693,19 @@ static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_i
 		}
 		break;
 	}
-	commit(w, si->op[0].slot, r, mask, unk & mask);
+	commit_row(w, si, r, mask, unk & mask);
 }
 
 /* EK_INT: iop's results modulo 2^bits, every lane, no sign handling needed. */
 static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
 {
-	uint64_t buf[3][32], r[32];
+	uint64_t buf[3][32], rbuf[32];
 	const uint64_t *src[3];
 	uint32_t unk_src[3];
-	uint32_t unk = sources(s, w, si, mask, buf, src, unk_src) & mask;
+	uint32_t unk = (si->src_regs ? reg_sources(w, si, mask, src, unk_src)
+	                             : sources(s, w, si, mask, buf, src, unk_src)) & mask;
 	const uint64_t *a = src[0], *b = src[1], *c = src[2];
+	uint64_t *r = result_row(w, si, mask, rbuf);
 	unsigned bits = px_type_bits(si->in->types[0]);
 	uint64_t tm = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
 	switch (si->in->op) {
@@ -1677,7 +1726,7 @@ static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_i
 				unk &= ~(1u << l);
 		}
 	}
-	commit(w, si->op[0].slot, r, mask, unk);
+	commit_row(w, si, r, mask, unk);
 }
 
 /* EK_ARITH: fop/iop (or predicate logic) lane by lane. */
