@@ -427,7 +427,7 @@ static void warp_changed(struct sim_warp *w)
 	w->top_settled = w->top_valid = w->early_valid = w->scan_valid = false;
 }
 
-static void settle(const struct sim *s, struct sim_warp *w)
+static void settle(struct sim *s, struct sim_warp *w)
 {
 	while (w->nstk) {
 		struct sim_frame *t = &w->stk[w->nstk - 1];
@@ -440,14 +440,19 @@ static void settle(const struct sim *s, struct sim_warp *w)
 		else
 			break;
 	}
-	if (!w->nstk)
+	if (!w->nstk && w->state != W_DONE) {
+		s->nwait -= w->state == W_BARRIER;
+		s->nlive--;
 		w->state = W_DONE;
+	}
 }
 
 /* Releases the block barrier when every live warp waits at it; reports a
  * deadlock when every live warp waits but not at the same barrier. */
 static void check_barrier(struct sim *s)
 {
+	if (!s->nlive || s->nwait != s->nlive)
+		return;   /* what the count below finds */
 	uint32_t waiting = 0, live = 0, id = UINT32_MAX;
 	bool same = true;
 	int32_t first = -1, other = -1;
@@ -489,6 +494,7 @@ static void check_barrier(struct sim *s)
 		struct sim_warp *w = &s->w[i];
 		if (w->state == W_BARRIER) {
 			w->state = W_READY;
+			s->nwait--;
 			w->resume = rel;
 			warp_changed(w);
 		}
@@ -654,6 +660,7 @@ static bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t 
 		for (uint32_t d = 0; d < si->ndefs; d++)
 			w->unk[si->defs[d]] |= g;
 	w->state = W_BARRIER;
+	s->nwait++;
 	s->bar_arrived_warps++;
 	return true;
 }
@@ -1452,6 +1459,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		else
 			w->state = W_DONE;
 	}
+	for (uint32_t i = 0; i < s.nwarps; i++)
+		s.nlive += s.w[i].state != W_DONE;
 	s.lr = xcalloc(f->nloops + 1, sizeof *s.lr);
 	s.loop_issued = xcalloc(f->nloops + 1, sizeof *s.loop_issued);
 	s.loop_lanes = xcalloc(f->nloops + 1, sizeof *s.loop_lanes);

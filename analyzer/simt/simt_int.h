@@ -220,6 +220,7 @@ struct sim {
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
+	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
 	/* loops */
 	uint32_t nloops;          /* f->nloops */
 	bool *loop_sel;
