@@ -29,6 +29,7 @@ enum kind {
 	K_KIB,        /* unsigned integer in KiB, stored as bytes */
 	K_KIB_LIST,   /* [a, b, ...] in KiB, stored as bytes (carveouts) */
 	K_U32_NULL,   /* unsigned integer, or null (stored as 0) */
+	K_KIB_NULL,   /* size in KiB (stored as bytes), or null (stored as 0) */
 	K_WARP,       /* the word "warp" */
 	K_METRICS,    /* mapping NAME: number */
 };
@@ -86,6 +87,8 @@ static const struct key keys[] = {
 	 "maximum shared memory per SM"},
 	{"shared_memory.reserved_per_block_bytes", K_U32, OFF(shared_reserved_per_block), 0, 1u << 20, "bytes",
 	 "shared memory the driver reserves for each block"},
+	{"shared_memory.unified_kib", K_KIB_NULL, OFF(unified_l1_shared), 1, 1u << 20, "KiB",
+	 "combined L1 data cache and shared memory per SM (the L1 is what the configured shared capacity leaves); null: separate"},
 	{"threads.max_per_block", K_U32, OFF(max_threads_per_block), 1, 1u << 16, "threads",
 	 "maximum number of threads per block"},
 	{"threads.max_per_sm", K_U32, OFF(max_threads_per_sm), 1, 1u << 20, "threads",
@@ -280,13 +283,14 @@ static void load_leaf(struct loader *L, const struct key *k, const yaml_node_t *
 		set_u32(a, k->off, (uint32_t)(k->kind == K_KIB ? v * 1024 : v));
 		return;
 	case K_U32_NULL:
+	case K_KIB_NULL:
 		if (is_null(n)) {
 			set_u32(a, k->off, 0);
 			return;
 		}
 		if (!parse_uint(L, n, k->key, &v) || !check_range(L, n, k, v))
 			return;
-		set_u32(a, k->off, (uint32_t)v);
+		set_u32(a, k->off, (uint32_t)(k->kind == K_KIB_NULL ? v * 1024 : v));
 		return;
 	case K_WARP:
 		if (n->type != YAML_SCALAR_NODE || strcmp(scalar(n), "warp") != 0)
@@ -440,6 +444,9 @@ static void check_relations(struct loader *L, const yaml_node_t *root)
 	if (a->ncarveouts && a->carveouts[a->ncarveouts - 1] != a->shared_per_sm)
 		err_at(L, root, "the last of 'shared_memory.carveouts_kib' (%u KiB) must equal 'shared_memory.per_sm_kib' (%u KiB)",
 		       a->carveouts[a->ncarveouts - 1] / 1024, a->shared_per_sm / 1024);
+	if (a->unified_l1_shared && a->unified_l1_shared < a->shared_per_sm)
+		err_at(L, root, "'shared_memory.unified_kib' (%u KiB) is smaller than 'shared_memory.per_sm_kib' (%u KiB)",
+		       a->unified_l1_shared / 1024, a->shared_per_sm / 1024);
 	if (!is_pow2(a->bank_width))
 		err_at(L, root, "'shared_banks.bank_width_bytes' (%u) must be a power of two", a->bank_width);
 }
@@ -646,7 +653,7 @@ const struct px_arch *px_archset_find(const struct px_archset *s, const char *na
 static void show_value(struct px_buf *out, const struct px_arch *a, const struct key *k)
 {
 	uint32_t v = 0;
-	if (k->kind == K_U32 || k->kind == K_KIB || k->kind == K_U32_NULL)
+	if (k->kind == K_U32 || k->kind == K_KIB || k->kind == K_U32_NULL || k->kind == K_KIB_NULL)
 		memcpy(&v, (const char *)a + k->off, sizeof v);
 	switch (k->kind) {
 	case K_NAME: px_buf_printf(out, "%s", a->name); break;
@@ -654,8 +661,9 @@ static void show_value(struct px_buf *out, const struct px_arch *a, const struct
 	case K_U32: px_buf_printf(out, "%u", v); break;
 	case K_KIB: px_buf_printf(out, "%u", v / 1024); break;
 	case K_U32_NULL:
+	case K_KIB_NULL:
 		if (v)
-			px_buf_printf(out, "%u", v);
+			px_buf_printf(out, "%u", k->kind == K_KIB_NULL ? v / 1024 : v);
 		else
 			px_buf_puts(out, "null");
 		break;

@@ -34,6 +34,7 @@ struct px_arch {
 	uint32_t register_allocation_unit;   /* registers per warp are rounded up to this */
 	uint32_t shared_per_sm, shared_per_block, shared_per_block_optin; /* bytes */
 	uint32_t shared_reserved_per_block, shared_allocation_unit;      /* bytes */
+	uint32_t unified_l1_shared;          /* bytes of L1 + shared per SM; 0: separate */
 	uint32_t carveouts[PX_ARCH_MAX_CARVEOUTS];  /* bytes, ascending; */
 	uint32_t ncarveouts;                 /* 0: fixed capacity (no carveout choice) */
 	uint32_t subpartitions;
