@@ -216,6 +216,16 @@ void px_occ_json(struct px_json *j, const struct px_arch *a, const struct px_occ
 		px_json_uint(j, r->shared_per_sm);
 	else
 		px_json_null(j);
+	px_json_key(j, "launch_shared_bytes_per_sm");
+	if (r->launch_shared_per_sm)
+		px_json_uint(j, r->launch_shared_per_sm);
+	else
+		px_json_null(j);
+	px_json_key(j, "l1_bytes_per_sm");
+	if (r->l1_per_sm)
+		px_json_uint(j, r->l1_per_sm);
+	else
+		px_json_null(j);
 	px_json_end_object(j);
 	px_json_key(j, "cannot_launch");
 	if (r->blocks_per_sm == 0) {
@@ -330,8 +340,17 @@ void px_occ_text(struct px_buf *out, const struct px_arch *a, const struct px_oc
 	px_buf_printf(out, "  shared memory  %u B per block (with %u B reserved); limit %u B per block",
 	              r->shared_per_block, a->shared_reserved_per_block, r->shared_limit_per_block);
 	if (r->shared_per_sm)
-		px_buf_printf(out, "; the SM is configured for %u KiB", r->shared_per_sm / 1024);
+		px_buf_printf(out, "; occupancy computed for %u KiB per SM", r->shared_per_sm / 1024);
 	px_buf_puts(out, "\n");
+	if (r->launch_shared_per_sm && r->launch_shared_per_sm != r->shared_per_sm)
+		px_buf_printf(out, "  at launch      the driver configures %u KiB of shared memory (measured rule)",
+		              r->launch_shared_per_sm / 1024);
+	else if (r->launch_shared_per_sm)
+		px_buf_printf(out, "  at launch      %u KiB of shared memory", r->launch_shared_per_sm / 1024);
+	if (r->launch_shared_per_sm && r->l1_per_sm)
+		px_buf_printf(out, ", leaving %u KiB of L1", r->l1_per_sm / 1024);
+	if (r->launch_shared_per_sm)
+		px_buf_puts(out, "\n");
 	char lines[16][256];
 	size_t n = px_occ_advice_lines(a, q, r, adv, lines, 16);
 	if (n)

@@ -77,6 +77,49 @@ uint32_t px_occ_carveout_step(const struct px_arch *a, uint32_t want)
 	return 0;
 }
 
+/* The driver's choice without a preference, measured on an H100 (compute
+ * capability 9.0, driver of CUDA 13.0) by bench/gpu/simt/carveout.sh: ncu's
+ * launch__shared_mem_config_size for 90 launches (block sizes 64..1024,
+ * 1..41 KiB of shared memory per block, a register-limited kernel;
+ * tests/fixtures/simt/carveout/, checked by tests/check_carveout.py) and the
+ * three of transpose_probe.cu. With B the resident blocks and S the
+ * allocated shared memory per block, the capacity is the smallest step that
+ * holds all of
+ *  - B x S (the resident blocks),
+ *  - below 1,024 threads per block, room for min(2B, the block limit)
+ *    blocks, but not past 132 KiB for that reason,
+ *  - min(the block limit, 4 x max threads per SM / block threads) KiB.
+ * All 93 launches follow it. For other compute capabilities with a
+ * carveout it is assumed, not measured. */
+uint32_t px_occ_launch_shared(const struct px_arch *a, const struct px_occ_query *q,
+                              const struct px_occ_result *r)
+{
+	if (r->blocks_per_sm == 0)
+		return 0;
+	if (q->carveout >= 0 || a->ncarveouts == 0)
+		return r->shared_per_sm;
+	uint64_t b = r->blocks_per_sm, s = r->shared_per_block;
+	uint64_t want = b * s;
+	uint64_t lo = (uint64_t)4 * a->max_threads_per_sm / q->threads;
+	if (lo > a->max_blocks_per_sm)
+		lo = a->max_blocks_per_sm;
+	if (lo * 1024 > want)
+		want = lo * 1024;
+	if (q->threads < 1024) {
+		uint64_t b2 = 2 * b < a->max_blocks_per_sm ? 2 * b : a->max_blocks_per_sm;
+		uint64_t room = b2 * s > a->shared_per_sm ? a->shared_per_sm : b2 * s;
+		uint32_t st = px_occ_carveout_step(a, (uint32_t)room);
+		if (st > 132 * 1024)
+			st = 132 * 1024;
+		if (st > want)
+			want = st;
+	}
+	if (want > a->shared_per_sm)
+		want = a->shared_per_sm;
+	uint32_t cap = px_occ_carveout_step(a, (uint32_t)want);
+	return cap ? cap : r->shared_per_sm;
+}
+
 void px_occ_compute(const struct px_arch *a, const struct px_occ_query *q, struct px_occ_result *r)
 {
 	uint32_t wpb = div_up(q->threads, a->warp_size);
@@ -158,4 +201,7 @@ void px_occ_compute(const struct px_arch *a, const struct px_occ_query *q, struc
 	r->blocks_per_sm = blocks;
 	r->warps_per_sm = blocks * wpb;
 	r->occupancy = (double)r->warps_per_sm / a->max_warps_per_sm;
+	r->launch_shared_per_sm = px_occ_launch_shared(a, q, r);
+	r->l1_per_sm = a->unified_l1_shared && r->launch_shared_per_sm
+	                       ? a->unified_l1_shared - r->launch_shared_per_sm : 0;
 }

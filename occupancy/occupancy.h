@@ -53,6 +53,9 @@ struct px_occ_result {
 	uint32_t shared_per_block;        /* allocated: static + dynamic + reserved, rounded */
 	uint32_t shared_limit_per_block;  /* the per-block limit that applied (reserved included) */
 	uint32_t shared_per_sm;           /* capacity the driver configures (carveout step); 0 if none fits */
+	/* what a launch gets (px_occ_launch_shared) and the L1 data cache that
+	 * leaves of the unified store (0: cannot launch, or separate stores) */
+	uint32_t launch_shared_per_sm, l1_per_sm;
 	enum px_occ_fail fail;            /* set when blocks_per_sm is 0 */
 };
 
@@ -71,6 +74,15 @@ void px_occ_compute(const struct px_arch *a, const struct px_occ_query *q, struc
  * `want` bytes: the smallest carveout step >= want; 0 if none (fixed-capacity
  * archs answer their capacity). */
 uint32_t px_occ_carveout_step(const struct px_arch *a, uint32_t want);
+
+/* The shared-memory capacity the driver configures when it launches q (r:
+ * px_occ_compute's result for q). With a carveout preference it is
+ * r->shared_per_sm. Without one (the default) the driver does not take the
+ * occupancy calculator's largest step: it sizes the store for the resident
+ * blocks and then some, by a rule measured on an H100 (see occupancy.c).
+ * 0 when q cannot launch. */
+uint32_t px_occ_launch_shared(const struct px_arch *a, const struct px_occ_query *q,
+                              const struct px_occ_result *r);
 
 /* ---- advice (occ_advice.c) ---- */
 enum px_occ_warning {

@@ -39,6 +39,7 @@ UNIT_TIMEOUT = 900
 
 # Checker scripts (paths relative to the repository root).
 CHECKERS = [
+    'tests/check_carveout.py',
     'tests/check_compat.py',
     'tests/check_docs.py',
     'tests/check_env.py',
