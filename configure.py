@@ -70,6 +70,7 @@ LIB_SOURCES = [
     'analyzer/report_text.c',
     'analyzer/resources.c',
     'analyzer/simt/simt.c',
+    'analyzer/simt/simt_cache.c',
     'analyzer/simt/simt_exec.c',
     'analyzer/simt/simt_fuse.c',
     'analyzer/util.c',

@@ -38,6 +38,7 @@
 
 #include "../../arch/arch.h"
 #include "../report.h"
+#include "occupancy.h"
 #include "simt_int.h"
 
 const char *px_simt_stall_name(unsigned s)
@@ -101,6 +102,29 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 }
 
 /* ---- set-up ---- */
+/* The L1 the launch leaves: the unified data cache less the shared memory
+ * the driver configures for this kernel's resident blocks (registers: the
+ * estimate). Unknown (separate stores, an impossible launch): unbounded. */
+static void l1_size(struct sim *s, uint64_t dynamic_shared)
+{
+	const struct px_arch *a = s->opt->arch;
+	struct px_occ_query q = {0};
+	q.threads = s->nthreads;
+	q.registers = s->f->reg_estimate > a->max_registers_per_thread ? a->max_registers_per_thread
+	                                                               : s->f->reg_estimate;
+	q.shared = (uint32_t)(s->sh_static < (1u << 30) ? s->sh_static : (1u << 30) - 1);
+	q.dynamic_shared = (uint32_t)(dynamic_shared < (1u << 30) ? dynamic_shared : (1u << 30) - 1);
+	q.carveout = -1;
+	q.barriers = 1;
+	if (a->unified_l1_shared && !px_occ_check(a, &q)) {
+		struct px_occ_result r;
+		px_occ_compute(a, &q, &r);
+		s->launch_shared_bytes = r.launch_shared_per_sm;
+		s->l1_bytes = r.l1_per_sm;
+	}
+	sim_l1_init(&s->l1, s->l1_bytes / 128);
+}
+
 static bool setup(struct sim *s, struct px_diags *diags, const char *path)
 {
 	const struct px_func *f = s->f;
@@ -163,6 +187,7 @@ static bool setup(struct sim *s, struct px_diags *diags, const char *path)
 			if ((vs[i].space == PX_SPACE_SHARED || vs[i].space == PX_SPACE_SHARED_CTA) && vs[i].unsized)
 				addr[i] = sh;
 	}
+	l1_size(s, dynb);
 	s->sh_limit = s->sh_static + dynb;
 	if (dyn)
 		s->sh_limit = sh + dynb;
@@ -256,7 +281,7 @@ static void free_sim(struct sim *s)
 	free(s->noted);
 	free(s->viol_seen);
 	sim_mem_free(&s->global);
-	sim_lineset_free(&s->l1);
+	sim_l1_free(&s->l1);
 	sim_lineset_free(&s->l2);
 }
 
@@ -1403,7 +1428,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	 * analyses (affine values, uniformity, accesses), which it replaces by
 	 * running the code */
 	bool ok = px_pipeline_run_passes(m, f, PX_PASS_OPERANDS | PX_PASS_CFG | PX_PASS_POSTDOM |
-	                                 PX_PASS_LOOPS | PX_PASS_MENTIONS, diags, false);
+	                                 PX_PASS_LOOPS | PX_PASS_MENTIONS | PX_PASS_REGS, diags, false);
 	m->launch = NULL;
 	if (!ok || diags->errors > errors)
 		return false;

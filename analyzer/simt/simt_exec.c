@@ -118,56 +118,7 @@ const char *sim_where(const struct sim *s, uint32_t pc, char buf[160])
 	return buf;
 }
 
-/* ---- sparse memory and line sets (open addressing, keys != 0) ---- */
-static uint64_t slot_hash(uint64_t key)
-{
-	return (key * 0x9e3779b97f4a7c15ull) >> 20;
-}
-
-/* The slot of key in an open-addressing table of *cap slots of `size` bytes
- * (cap a power of two) whose first member is a uint64_t key, 0 for a free
- * slot: memory pages and line sets. When insert, the table doubles at 3/4
- * full and an absent key claims a free slot (key set, the rest zero, *n
- * counted); NULL when absent and !insert. Inlined into both callers, so
- * size is a constant there. */
-static inline void *slot_find(void **tab, uint64_t *n, uint64_t *cap, size_t size, uint64_t key,
-                              bool insert)
-{
-#define SLOT_KEY(t, i) (*(uint64_t *)((char *)(t) + (i) * size))
-	if (insert && (*n + 1) * 4 >= *cap * 3) {
-		uint64_t ncap = *cap ? *cap * 2 : 256;
-		char *nt = xcalloc(ncap, size);
-		for (uint64_t i = 0; i < *cap; i++) {
-			uint64_t k = SLOT_KEY(*tab, i);
-			if (!k)
-				continue;
-			uint64_t h = slot_hash(k);
-			while (SLOT_KEY(nt, h & (ncap - 1)))
-				h++;
-			memcpy(nt + (h & (ncap - 1)) * size, (char *)*tab + i * size, size);
-		}
-		free(*tab);
-		*tab = nt;
-		*cap = ncap;
-	}
-	if (!*cap)
-		return NULL;
-	for (uint64_t h = slot_hash(key);; h++) {
-		uint64_t i = h & (*cap - 1);
-		uint64_t *k = &SLOT_KEY(*tab, i);
-		if (*k == key)
-			return k;
-		if (!*k) {
-			if (!insert)
-				return NULL;
-			*k = key;
-			(*n)++;
-			return k;
-		}
-	}
-#undef SLOT_KEY
-}
-
+/* ---- sparse memory (open addressing: slot_find in simt_int.h) ---- */
 /* The page holding word number `word` (an address / 4, with the thread in
  * its high bits for local memory); NULL when absent and !insert. */
 static struct sim_page *mem_page(struct sim_mem *m, uint64_t word, bool insert)
@@ -180,27 +131,6 @@ static struct sim_page *mem_page(struct sim_mem *m, uint64_t word, bool insert)
 }
 
 void sim_mem_free(struct sim_mem *m)
-{
-	free(m->p);
-	memset(m, 0, sizeof *m);
-}
-
-/* Whether line is in the set; inserts it when absent and insert. */
-bool sim_lineset_has(struct sim_lineset *m, uint64_t line, bool insert)
-{
-	uint64_t bit = 1ull << (line % 64);
-	void *t = m->p;
-	struct sim_lineset_slot *p = slot_find(&t, &m->n, &m->cap, sizeof *m->p, line / 64 + 1, insert);
-	m->p = t;
-	if (!p)
-		return false;
-	bool had = p->bits & bit;
-	if (insert)
-		p->bits |= bit;
-	return had;
-}
-
-void sim_lineset_free(struct sim_lineset *m)
 {
 	free(m->p);
 	memset(m, 0, sizeof *m);
@@ -1314,17 +1244,18 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 			}
 			prev = line;
 			if (is_st) {
+				/* stores allocate in the L1 (write-through): they take
+				 * its lines from the loads (simt_cache.c) */
+				sim_l1_touch(&s->l1, line);
 				sim_lineset_has(&s->l2, line, true);
 				continue;
 			}
-			if (!cg && sim_lineset_has(&s->l1, line, true))
+			if (!cg && sim_l1_touch(&s->l1, line))
 				lt = s->lat_l1;
 			else if (sim_lineset_has(&s->l2, line, true))
 				lt = s->lat_l2;
 			else
 				lt = s->lat_dram;
-			if (cg)
-				sim_lineset_has(&s->l1, line, false);
 			if (lt > worst)
 				worst = lt;
 		}

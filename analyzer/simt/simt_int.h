@@ -4,7 +4,10 @@
 #ifndef PX_SIMT_INT_H
 #define PX_SIMT_INT_H
 
+#include <string.h>
+
 #include "simt.h"
+#include "../util.h"
 
 /* Address windows of the simulated machine (generic addresses). */
 #define SIM_SHARED_WIN 0x00007f0000000000ull   /* generic base of shared memory */
@@ -106,6 +109,35 @@ struct sim_lineset {
 	uint64_t n, cap;
 };
 
+/* The L1 data cache of limited capacity (simt_cache.c): whether a touch of
+ * a line hits follows its reuse distance D, the other lines touched since
+ * its last touch, against the capacity C in lines: a hit below lo = 0.9 C,
+ * a miss from hi = 1.36 C, in between a hit for the fraction (hi - D) /
+ * (hi - lo) of touches (spread evenly by error diffusion: deterministic).
+ * D comes from a Fenwick tree over the touches' stamps in a ring, which is
+ * compacted when full (the lines beyond hi dropped: they would miss).
+ * cap 0: no capacity (a line once touched always hits). */
+struct sim_l1line {
+	uint64_t key;      /* line + 1; 0 = free slot */
+	uint32_t stamp;    /* its last touch, 0 = none kept */
+	uint32_t pad;
+};
+struct sim_l1 {
+	uint32_t cap, lo, hi;          /* lines */
+	uint32_t ring_n;               /* stamps per ring (a power of two) */
+	uint32_t t, marks;             /* the last stamp given; lines with a stamp in the ring */
+	uint64_t *ring;                /* per stamp: the line + 1 whose last touch it is, 0 = none */
+	uint32_t *fen;                 /* Fenwick tree over ring's marks (1-based) */
+	struct sim_l1line *lines; uint64_t nlines, caplines;
+	double credit;                 /* the error diffusion's running fraction */
+	struct sim_lineset seen;       /* cap 0 */
+};
+void sim_l1_init(struct sim_l1 *c, uint32_t cap_lines);
+/* A touch of line (a load or store that goes through the L1): true when it
+ * hits. The line is the most recent afterwards. */
+bool sim_l1_touch(struct sim_l1 *c, uint64_t line);
+void sim_l1_free(struct sim_l1 *c);
+
 /* Shared-memory tracking per 4-byte word (verifier). */
 struct sim_sword {
 	uint32_t val;
@@ -119,6 +151,55 @@ struct sim_sword {
 };
 
 struct sim_frame { uint32_t pc, rpc, mask; };
+
+static inline uint64_t slot_hash(uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ull) >> 20;
+}
+
+/* The slot of key in an open-addressing table of *cap slots of `size` bytes
+ * (cap a power of two) whose first member is a uint64_t key, 0 for a free
+ * slot: memory pages, line sets, the L1 model's lines. When insert, the table doubles at 3/4
+ * full and an absent key claims a free slot (key set, the rest zero, *n
+ * counted); NULL when absent and !insert. Inlined into both callers, so
+ * size is a constant there. */
+static inline void *slot_find(void **tab, uint64_t *n, uint64_t *cap, size_t size, uint64_t key,
+                              bool insert)
+{
+#define SLOT_KEY(t, i) (*(uint64_t *)((char *)(t) + (i) * size))
+	if (insert && (*n + 1) * 4 >= *cap * 3) {
+		uint64_t ncap = *cap ? *cap * 2 : 256;
+		char *nt = xcalloc(ncap, size);
+		for (uint64_t i = 0; i < *cap; i++) {
+			uint64_t k = SLOT_KEY(*tab, i);
+			if (!k)
+				continue;
+			uint64_t h = slot_hash(k);
+			while (SLOT_KEY(nt, h & (ncap - 1)))
+				h++;
+			memcpy(nt + (h & (ncap - 1)) * size, (char *)*tab + i * size, size);
+		}
+		free(*tab);
+		*tab = nt;
+		*cap = ncap;
+	}
+	if (!*cap)
+		return NULL;
+	for (uint64_t h = slot_hash(key);; h++) {
+		uint64_t i = h & (*cap - 1);
+		uint64_t *k = &SLOT_KEY(*tab, i);
+		if (*k == key)
+			return k;
+		if (!*k) {
+			if (!insert)
+				return NULL;
+			*k = key;
+			(*n)++;
+			return k;
+		}
+	}
+#undef SLOT_KEY
+}
 
 /* Whether block b is in the loop (its blocks are sorted: a binary search). */
 static inline bool sim_loop_has_block(const struct px_loop *lp, uint32_t b)
@@ -208,8 +289,11 @@ struct sim {
 	uint64_t *var_addr;       /* per kernel var: shared offset / local offset */
 	uint64_t *mvar_addr;      /* per module var */
 	uint32_t epoch;           /* barriers completed by the block */
-	/* L1/L2 model: lines (128 B) seen */
-	struct sim_lineset l1, l2;
+	/* L1 model of the capacity the launch leaves (l1_bytes, 0 unknown:
+	 * unbounded); L2: lines (128 B) seen */
+	struct sim_l1 l1;
+	uint32_t l1_bytes, launch_shared_bytes;
+	struct sim_lineset l2;
 	/* timing */
 	uint64_t cycle;
 	uint64_t pipe_free[4][P_COUNT];
