@@ -1041,6 +1041,10 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	for (uint32_t k = k0, n = n0; k < end && n <= LOOKAHEAD; k++, n++) {
 		if (n && k == pc)
 			break;   /* round a loop and back */
+		if (k == top->rpc)
+			break;   /* where the lanes of the other paths rejoin: what
+			          * follows runs with them (an if-converted branch
+			          * whose lanes all jump leads here) */
 		const struct sim_insn *c = &s->ins[k];
 		uint32_t kmask = k < region_end ? region_mask : active;
 		if (w->done[k])
