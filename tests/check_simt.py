@@ -122,6 +122,21 @@ def main():
     print('goal: median absolute error <= 15%%: %s' % ('met' if med <= 0.15 else 'NOT met'))
     print('goal: every loop within 35%%: %s' % ('met' if worst[0] <= 0.35 else 'NOT met (%d of %d)' % (within, len(errs))))
     passed = failed = 0
+    # the error figures `ptxray simt` prints with every result (timing_error,
+    # px_simt_accuracy in analyzer/simt/simt.c) must be these
+    signed = [(p - d['cycles_per_iteration']) / d['cycles_per_iteration'] for d, p in zip(ds, preds)]
+    held = sorted(abs(e) for e, d in zip(signed, ds) if d['set'])
+    want = {'loops': len(errs), 'median': round(med, 3), 'held_out_loops': len(held),
+            'held_out_median': round(statistics.median(held), 3),
+            'held_out_p90': round(held[int(0.9 * len(held))], 3), 'held_out_worst': round(held[-1], 3),
+            'held_out_predicted_fast': sum(1 for e, d in zip(signed, ds) if d['set'] and e < 0)}
+    r = subprocess.run([ptxray, 'simt', os.path.join(FIX, 'simt_bench.sm_90.ptx'), '--kernel', 'fp32_lat',
+                        '--block', '32', '--param', '2=1', '--format', 'json'], capture_output=True, text=True)
+    got = json.loads(r.stdout)['timing_error'] if r.stdout else None
+    ok = got == want
+    print('%s timing_error: %s%s' % ('ok  ' if ok else 'FAIL', got, '' if ok else ' (these fixtures: %s)' % want))
+    passed += ok
+    failed += not ok
     bugs = os.path.join(FIX, 'bugs', 'seeded.sm_90.ptx')
     for kernel, kind, params in SEEDED:
         args = [ptxray, 'simt', bugs, '--kernel', kernel, '--block', '256', '--format', 'json'] + params

@@ -41,6 +41,13 @@
 #include "occupancy.h"
 #include "simt_int.h"
 
+/* tests/check_simt.py on its fixtures (H100 and H200, sm_90): keep in step */
+const struct px_simt_accuracy px_simt_accuracy = {
+	.loops = 186, .median = 0.030,
+	.held_out = 39, .held_out_median = 0.184, .held_out_p90 = 0.319, .held_out_worst = 0.512,
+	.held_out_fast = 36,
+};
+
 const char *px_simt_stall_name(unsigned s)
 {
 	static const char *const n[] = {
@@ -123,6 +130,8 @@ static void l1_size(struct sim *s, uint64_t dynamic_shared)
 		s->l1_bytes = r.l1_per_sm;
 	}
 	sim_l1_init(&s->l1, s->l1_bytes / 128);
+	s->res->l1_bytes = s->l1_bytes;
+	s->res->launch_shared_bytes = s->launch_shared_bytes;
 }
 
 static bool setup(struct sim *s, struct px_diags *diags, const char *path)
@@ -1597,6 +1606,34 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_end_array(&j);
 	px_json_key(&j, "model");
 	px_json_string(&j, r->model);
+	px_json_key(&j, "l1_bytes");
+	if (r->l1_bytes)
+		px_json_uint(&j, r->l1_bytes);
+	else
+		px_json_null(&j);
+	px_json_key(&j, "launch_shared_bytes");
+	if (r->launch_shared_bytes)
+		px_json_uint(&j, r->launch_shared_bytes);
+	else
+		px_json_null(&j);
+	const struct px_simt_accuracy *acc = &px_simt_accuracy;
+	px_json_key(&j, "timing_error");
+	px_json_begin_object(&j);
+	px_json_key(&j, "loops");
+	px_json_uint(&j, acc->loops);
+	px_json_key(&j, "median");
+	px_json_double(&j, acc->median);
+	px_json_key(&j, "held_out_loops");
+	px_json_uint(&j, acc->held_out);
+	px_json_key(&j, "held_out_median");
+	px_json_double(&j, acc->held_out_median);
+	px_json_key(&j, "held_out_p90");
+	px_json_double(&j, acc->held_out_p90);
+	px_json_key(&j, "held_out_worst");
+	px_json_double(&j, acc->held_out_worst);
+	px_json_key(&j, "held_out_predicted_fast");
+	px_json_uint(&j, acc->held_out_fast);
+	px_json_end_object(&j);
 	px_json_key(&j, "completed");
 	px_json_bool(&j, r->completed);
 	px_json_key(&j, "cycles");
@@ -1696,6 +1733,15 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 	              r->arch, r->block[0], r->block[1], r->block[2], (unsigned long long)r->cycles,
 	              (unsigned long long)r->warp_insns, r->completed ? "" : " (stopped early)");
 	px_buf_printf(out, "  model: %s\n", r->model);
+	if (r->l1_bytes)
+		px_buf_printf(out, "  L1: %u KiB (the unified data cache less the %u KiB of shared memory the driver configures)\n",
+		              r->l1_bytes / 1024, r->launch_shared_bytes / 1024);
+	const struct px_simt_accuracy *acc = &px_simt_accuracy;
+	px_buf_printf(out, "  timing: an estimate; measured error %.1f%% median over %u loops, %.0f%% median and "
+	              "%.0f%% at the 90th percentile over %u held-out realistic loops (%u of them predicted "
+	              "too fast; the worst off by %.0f%%)\n",
+	              100 * acc->median, acc->loops, 100 * acc->held_out_median, 100 * acc->held_out_p90,
+	              acc->held_out, acc->held_out_fast, 100 * acc->held_out_worst);
 	for (uint32_t i = 0; i < r->nloops; i++) {
 		const struct px_simt_loop *l = &r->loops[i];
 		px_buf_printf(out, "  loop at line %u", l->line);

@@ -100,6 +100,19 @@ struct px_simt_violation {
 	                               * (a branch, a guard, a skipped store): not a proof */
 };
 
+/* How far the timing model's cycles per iteration were from the hardware,
+ * as tests/check_simt.py measures them on the committed fixtures (it fails
+ * when these figures no longer match): every measured loop, and the loops
+ * of the held-out sets (realistic kernels the model was not fitted to). */
+struct px_simt_accuracy {
+	uint32_t loops;               /* measured loops */
+	double median;                /* median absolute relative error, all of them */
+	uint32_t held_out;            /* held-out loops */
+	double held_out_median, held_out_p90, held_out_worst;
+	uint32_t held_out_fast;       /* held-out loops predicted faster than measured */
+};
+extern const struct px_simt_accuracy px_simt_accuracy;
+
 struct px_simt_result {
 	char *path;                   /* owned copy */
 	char *source_path;            /* owned; the CUDA source simulated through nvcc's PTX (the
@@ -108,6 +121,10 @@ struct px_simt_result {
 	char arch[16];
 	uint32_t block[3];
 	const char *model;            /* static text: the reconvergence model */
+	/* the L1 the timing model gives the block: the unified data cache less
+	 * the shared memory the driver configures at launch (px_occ_launch_shared);
+	 * 0: unbounded (separate stores, or the launch was not computable) */
+	uint32_t l1_bytes, launch_shared_bytes;
 	struct px_simt_loop *loops; uint32_t nloops;
 	struct px_simt_violation *viol; uint32_t nviol, capviol;
 	char **notes; uint32_t nnotes, capnotes;   /* unknown values met, policies applied */
