@@ -20,7 +20,10 @@
 // at 128 threads came out 39% slower than predicted): the costs of a
 // lane-divergent branch around shared-memory code (div_branch_step; the
 // same code under a warp-uniform condition, uni_branch_step) and of a
-// barrier right after a shared store (sts_bar).
+// barrier right after a shared store (sts_bar). And, added after the third
+// held-out set's per-warp digit counts came out 51% slower than predicted:
+// shared atomics before a barrier (atoms_bar), their latency through a
+// dependent chain (atoms_lat) and their throughput (atoms_tput).
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -220,6 +223,49 @@ __global__ void sts_bar(float *o, long long *t, int n) {
 	o[tid] = s[(tid + 1) & (blockDim.x - 1)];
 }
 
+// not held out: a shared atomic increment (result unused: ATOMS.POPC.INC),
+// then a barrier
+__global__ void atoms_bar(unsigned *o, long long *t, int n) {
+	__shared__ unsigned cnt[32][16];
+	int tid = threadIdx.x;
+	if ((tid & 31) < 16) cnt[tid >> 5][tid & 15] = 0;
+	__syncthreads();
+	START();
+	for (int i = 0; i < n; i++) {
+		atomicAdd(&cnt[tid >> 5][(tid * 7 + i) & 15], 1u);
+		__syncthreads();
+	}
+	STOP(t);
+	if ((tid & 31) < 16) o[tid] = cnt[tid >> 5][tid & 15];
+}
+// a chain of shared atomics, each at the address the previous one returned
+// (every lane its own word: no conflicts)
+__global__ void atoms_lat(unsigned *o, long long *t, int n) {
+	__shared__ unsigned s[1024];
+	int tid = threadIdx.x;
+	s[tid] = 0;
+	__syncthreads();
+	unsigned v = 0;
+	START();
+	for (int i = 0; i < n; i++) v = atomicAdd(&s[(tid + (v & 1024)) & 1023], 1u);
+	STOP(t);
+	o[tid] = v;
+}
+// independent shared atomics, 8 per iteration, every lane its own word
+__global__ void atoms_tput(unsigned *o, long long *t, int n) {
+	__shared__ unsigned s[1024];
+	int tid = threadIdx.x;
+	s[tid] = 0;
+	__syncthreads();
+	START();
+	for (int i = 0; i < n; i++) {
+#pragma unroll
+		for (int k = 0; k < 8; k++) atomicAdd(&s[tid], (unsigned)k);
+	}
+	STOP(t);
+	o[tid] = s[tid];
+}
+
 // ---- host ----
 static long long *dt;
 static void *buf, *buf2;
@@ -262,6 +308,9 @@ int main(void) {
 		MEASURE(L("div_branch_step"), div_branch_step, blk, 256, 2, "", (float *)buf2, dt, nn);
 		MEASURE(L("uni_branch_step"), uni_branch_step, blk, 256, 2, "", (float *)buf2, dt, nn);
 		MEASURE(L("sts_bar"), sts_bar, blk, 256, 2, "", (float *)buf2, dt, nn);
+		MEASURE(L("atoms_bar"), atoms_bar, blk, 256, 2, "", (unsigned *)buf2, dt, nn);
+		MEASURE(L("atoms_lat"), atoms_lat, blk, 256, 2, "", (unsigned *)buf2, dt, nn);
+		MEASURE(L("atoms_tput"), atoms_tput, blk, 256, 2, "", (unsigned *)buf2, dt, nn);
 	}
 	return 0;
 }
