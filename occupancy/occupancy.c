@@ -86,8 +86,8 @@ uint32_t px_occ_carveout_step(const struct px_arch *a, uint32_t want)
  * allocated shared memory per block, the capacity is the smallest step that
  * holds all of
  *  - B x S (the resident blocks),
- *  - below 1,024 threads per block, room for min(2B, the block limit)
- *    blocks, but not past 132 KiB for that reason,
+ *  - for blocks smaller than the largest (1,024 threads), room for
+ *    min(2B, the block limit) blocks, but not past 132 KiB for that reason,
  *  - min(the block limit, 4 x max threads per SM / block threads) KiB.
  * All 93 launches follow it. For other compute capabilities with a
  * carveout it is assumed, not measured. */
@@ -105,7 +105,7 @@ uint32_t px_occ_launch_shared(const struct px_arch *a, const struct px_occ_query
 		lo = a->max_blocks_per_sm;
 	if (lo * 1024 > want)
 		want = lo * 1024;
-	if (q->threads < 1024) {
+	if (q->threads < a->max_threads_per_block) {
 		uint64_t b2 = 2 * b < a->max_blocks_per_sm ? 2 * b : a->max_blocks_per_sm;
 		uint64_t room = b2 * s > a->shared_per_sm ? a->shared_per_sm : b2 * s;
 		uint32_t st = px_occ_carveout_step(a, (uint32_t)room);
