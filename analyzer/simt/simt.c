@@ -531,6 +531,7 @@ static void check_barrier(struct sim *s)
 			s->nwait--;
 			w->resume = rel;
 			warp_changed(w);
+			settle(s, w);   /* a barrier last in a body without ret: the lanes leave */
 		}
 	}
 	s->epoch++;
