@@ -23,7 +23,11 @@
 // barrier right after a shared store (sts_bar). And, added after the third
 // held-out set's per-warp digit counts came out 51% slower than predicted:
 // shared atomics before a barrier (atoms_bar), their latency through a
-// dependent chain (atoms_lat) and their throughput (atoms_tput).
+// dependent chain (atoms_lat) and their throughput (atoms_tput). And the
+// cost of a taken branch, which the arch table only estimated
+// (branch_taken: 8 forward branches an iteration, each jumping over a block
+// of FMAs the lanes skip; branch_not_taken: the same branches falling
+// through into blocks of one FMA).
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -266,6 +270,22 @@ __global__ void atoms_tput(unsigned *o, long long *t, int n) {
 	o[tid] = s[tid];
 }
 
+// not held out: k = 0, so every branch jumps over its block
+__global__ void branch_taken(float *o, long long *t, int n, int k) {
+	float a = (float)threadIdx.x, b = 1.0f;
+	START();
+	for (int i = 0; i < n; i++) {
+		int c = i * k;
+#define SKIP(j) if ((c >> j) & 1) { a = a * 1.0001f + b; b = b * 0.9999f + a; a = a * 1.0002f + b; b = b * 0.9998f + a; \
+		a = a * 1.0003f + b; b = b * 0.9997f + a; a = a * 1.0004f + b; b = b * 0.9996f + a; }
+		SKIP(0) SKIP(1) SKIP(2) SKIP(3) SKIP(4) SKIP(5) SKIP(6) SKIP(7)
+#undef SKIP
+		b += 1.0f;
+	}
+	STOP(t);
+	o[threadIdx.x] = a + b;
+}
+
 // ---- host ----
 static long long *dt;
 static void *buf, *buf2;
@@ -311,6 +331,7 @@ int main(void) {
 		MEASURE(L("atoms_bar"), atoms_bar, blk, 256, 2, "", (unsigned *)buf2, dt, nn);
 		MEASURE(L("atoms_lat"), atoms_lat, blk, 256, 2, "", (unsigned *)buf2, dt, nn);
 		MEASURE(L("atoms_tput"), atoms_tput, blk, 256, 2, "", (unsigned *)buf2, dt, nn);
+		MEASURE(L("branch_taken"), branch_taken, blk, 256, 2, "3=0", (float *)buf2, dt, nn, 0);
 	}
 	return 0;
 }
