@@ -1257,8 +1257,10 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 			prev = line;
 			if (is_st) {
 				/* stores allocate in the L1 (write-through): they take
-				 * its lines from the loads (simt_cache.c) */
-				sim_l1_touch(&s->l1, line);
+				 * its lines from the loads (simt_cache.c); .cg ones
+				 * stop at the L2 */
+				if (!cg)
+					sim_l1_touch(&s->l1, line);
 				sim_lineset_has(&s->l2, line, true);
 				continue;
 			}
