@@ -900,12 +900,23 @@ static int resolve_space(const struct sim *s, unsigned space, uint64_t *addr)
 	}
 }
 
-/* The last page a run of reads found (gread): valid while nothing is
+/* The last page a run of reads looked up (gread): valid while nothing is
  * inserted into the memory (an insert may move the table). */
 struct page_cache {
 	uint64_t page;                 /* page number + 1; 0: none */
-	const struct sim_page *p;
+	const struct sim_page *p;      /* NULL: the page is absent */
 };
+
+/* The page of word (see mem_page), through pc. */
+static inline const struct sim_page *cached_page(struct sim *s, uint64_t word, struct page_cache *pc)
+{
+	uint64_t page = word / SIM_PAGE_WORDS + 1;
+	if (pc->page != page) {
+		pc->page = page;
+		pc->p = mem_page(&s->global, word, false);
+	}
+	return pc->p;
+}
 
 /* Reads n bytes (1, 2, 4, 8) of global/local memory, a word at a time:
  * unknown (and 0) as soon as one byte is. pc (or NULL) caches the last
@@ -918,16 +929,7 @@ static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n,
 		uint64_t a = addr + b, word = (a >> 2) ^ key_hi;
 		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;   /* bytes in this word */
 		unsigned need = ((1u << k) - 1) << sh;
-		const struct sim_page *p;
-		if (pc && pc->page == word / SIM_PAGE_WORDS + 1) {
-			p = pc->p;
-		} else {
-			p = mem_page(&s->global, word, false);
-			if (pc && p) {
-				pc->page = word / SIM_PAGE_WORDS + 1;
-				pc->p = p;
-			}
-		}
+		const struct sim_page *p = pc ? cached_page(s, word, pc) : mem_page(&s->global, word, false);
 		unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
 		if (!p || (p->known[i] & need) != need) {
 			*unk = true;
@@ -1152,6 +1154,38 @@ static uint32_t packed_wavefronts(const int64_t *addrs, uint32_t mask, uint32_t 
 	return p1 || p2 ? (wf + 1) / 2 : wf;
 }
 
+/* exec_mem's values for a load of nvec 32-bit elements per lane from
+ * global or local memory (spc) at the known addresses of every lane in
+ * mask: gread's work, one cached page lookup per page. */
+static void load_words(struct sim *s, const struct sim_warp *w, const int64_t *addrs, uint32_t mask,
+                       unsigned nvec, int spc, bool sgn, uint64_t lv[8][32], uint32_t lunk[8])
+{
+	struct page_cache pc = {0};
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t key_hi = spc == SP_LOCAL ? ((uint64_t)(w->id * 32 + l) << 44) | (1ull << 62) : 0;
+		for (unsigned e = 0; e < nvec; e++) {
+			uint64_t ea = (uint64_t)addrs[l] + 4u * e, v = 0;
+			bool unk = false;
+			if (ea & 3) {
+				v = gread(s, key_hi, ea, 4, &unk, &pc);
+			} else {
+				uint64_t word = (ea >> 2) ^ key_hi;
+				const struct sim_page *p = cached_page(s, word, &pc);
+				unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
+				if (p && (p->known[i] & 0xf) == 0xf)
+					v = p->val[i];
+				else
+					unk = true;
+			}
+			if (!unk && sgn)
+				v = trunc_to((uint64_t)sext(v, 32), 64);
+			lv[e][l] = v;
+			lunk[e] |= (uint32_t)unk << l;
+		}
+	}
+}
+
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
 static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
@@ -1295,9 +1329,13 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	 * in this loop) */
 	uint64_t lv[8][32];
 	uint32_t lunk[8] = {0};
-	bool defer = is_ld && nvec <= 8;
+	bool defer = is_ld && nvec <= 8, sgn = px_type_kind(t) == 's';
 	struct page_cache cache = {0};   /* loads only: nothing is inserted meanwhile */
-	for (uint32_t m = mask; m; m &= m - 1) {
+	/* global/local loads of 32-bit words at known addresses: a loop of their own */
+	bool words = defer && (spc == SP_GLOBAL || spc == SP_LOCAL) && eb == 4 && known_mask == mask;
+	if (words)
+		load_words(s, w, addrs, mask, nvec, spc, sgn, lv, lunk);
+	for (uint32_t m = words ? 0 : mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool aunk = !(known_mask >> l & 1);
 		uint64_t a = (uint64_t)addrs[l];
@@ -1321,7 +1359,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 						v = gread(s, key_hi, ea, eb, &unk, &cache);
 					}
 				}
-				if (!unk && px_type_kind(t) == 's')
+				if (!unk && sgn)
 					v = trunc_to((uint64_t)sext(v, eb * 8), 64);
 				if (defer) {
 					lv[e][l] = v;
