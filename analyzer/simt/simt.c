@@ -541,9 +541,9 @@ static void check_barrier(struct sim *s)
 static void account_loop_enter(struct sim *s, struct sim_warp *w, uint32_t b, uint32_t pc)
 {
 	const struct px_func *f = s->f;
-	int32_t il = f->blocks[b].loop;
 	/* per-loop iteration counters (every loop, for the unknown-branch policy) */
-	if (il >= 0 && f->loops[il].header == b && pc == f->blocks[b].first) {
+	if (s->ins[pc].loop_head) {
+		int32_t il = f->blocks[b].loop;
 		if (w->prev_block != b && !in_loop(f, (uint32_t)il, w->prev_block))
 			w->loop_iter[il] = 0;
 		w->loop_iter[il]++;
@@ -823,6 +823,8 @@ timing_nofall:
  * is free. */
 static uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched)
 {
+	if (pipe < P_SHARED)
+		return s->pipe_free[sched][pipe];   /* the scheduler's own pipes */
 	if (pipe == P_SHARED)
 		return s->mio_free > s->mio_sp_free[sched & 3] ? s->mio_free : s->mio_sp_free[sched & 3];
 	if (pipe == P_SHFL)
@@ -985,13 +987,13 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	 * it issues nothing and lowers *retry to exactly early_t's first. */
 	if (w->early_valid) {
 		uint64_t t = UINT64_MAX;
-		for (unsigned p = 0; p <= P_COUNT; p++)
-			if (w->early_t[p] != UINT64_MAX) {
-				uint64_t pf = pipe_free_at(s, p, sched);
-				uint64_t tp = w->early_t[p] > pf ? w->early_t[p] : pf;
-				if (tp < t)
-					t = tp;
-			}
+		for (unsigned m = w->early_pipes; m; m &= m - 1) {
+			unsigned p = (unsigned)__builtin_ctz(m);
+			uint64_t pf = pipe_free_at(s, p, sched);
+			uint64_t tp = w->early_t[p] > pf ? w->early_t[p] : pf;
+			if (tp < t)
+				t = tp;
+		}
 		if (t > s->cycle && w->early_unlock > s->cycle) {
 			if (t < *retry)
 				*retry = t;
@@ -1044,6 +1046,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		stores = sc->stores;
 		memcpy(w->early_t, sc->t, sizeof sc->t);
 		w->early_t[P_COUNT] = UINT64_MAX;
+		w->early_pipes = sc->pipes;
 	} else {
 		gen = ++w->hz_gen;
 		if (!gen) {
@@ -1059,6 +1062,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		stores = 0;
 		for (unsigned p = 0; p <= P_COUNT; p++)
 			w->early_t[p] = UINT64_MAX;
+		w->early_pipes = 0;
 	}
 	w->early_unlock = UINT64_MAX;
 	w->early_valid = true;
@@ -1089,8 +1093,10 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				if (hazard || tp > s->cycle) {
 					if (!hazard && tp < *retry)
 						*retry = tp;
-					if (!hazard && tp < w->early_t[P_COUNT])
+					if (!hazard && tp < w->early_t[P_COUNT]) {
 						w->early_t[P_COUNT] = tp;
+						w->early_pipes |= 1u << P_COUNT;
+					}
 					return false;
 				}
 				uint32_t unk, taken = sim_guard(s, w, c, active, &unk);
@@ -1114,7 +1120,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					hu[c->uses[u]] = gen;
 				continue;
 			}
-			if (bar_k == UINT32_MAX && may_be_barrier(c) && block_barrier(c)) {
+			if (bar_k == UINT32_MAX && c->block_bar) {
 				bar_k = k;   /* look on past it for register-only work */
 				continue;
 			}
@@ -1166,14 +1172,17 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					sc->bar_k = bar_k;
 					sc->stores = stores;
 					memcpy(sc->t, w->early_t, sizeof sc->t);
+					sc->pipes = w->early_pipes & ((1u << P_COUNT) - 1);
 					w->scan_valid = true;
 					return true;
 				}
-				if (treg < w->early_t[c->pipe])
+				if (treg < w->early_t[c->pipe]) {
 					w->early_t[c->pipe] = treg;
+					w->early_pipes |= 1u << c->pipe;
+				}
 			}
 		}
-		if (!n && may_be_barrier(c) && block_barrier(c)) {
+		if (!n && c->block_bar) {
 			bar_k = k;
 			continue;
 		}
@@ -1275,8 +1284,7 @@ static void run(struct sim *s)
 				 * moves register-only work ahead of it), may issue later
 				 * instructions first */
 				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER
-				                          : may_be_barrier(&s->ins[w->stk[w->nstk - 1].pc]) &&
-				                            block_barrier(&s->ins[w->stk[w->nstk - 1].pc]);
+				                          : s->ins[w->stk[w->nstk - 1].pc].block_bar;
 				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
 					why[wi] = PX_STALL_SELECTED;
@@ -1485,6 +1493,12 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	}
 	sim_decode(&s);
 	sim_mark_free(&s);
+	for (uint32_t i = 0; i < s.nins; i++) {
+		struct sim_insn *si = &s.ins[i];
+		const struct px_block *b = &f->blocks[si->in->block];
+		si->block_bar = may_be_barrier(si) && block_barrier(si);
+		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
+	}
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;
