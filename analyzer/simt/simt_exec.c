@@ -292,17 +292,55 @@ static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px
 	}
 }
 
-/* f32 fma over all 32 lanes with the processor's fused multiply-add where
- * it has one (x86-64 builds are not compiled for it: fmaf would be a libm
- * call per lane); fmaf's result either way (both round once). */
+/* f32 add, sub, mul or fma (F32_ADD...) over all 32 lanes with AVX2 and
+ * the processor's fused multiply-add where it has them (x86-64 builds are
+ * not compiled for them: fmaf would be a libm call per lane, and the
+ * scalar loops convert lane by lane); the same single-precision operations
+ * (fmaf's result: both round once), so the same bits. Eight lanes at a
+ * time: one shuffle packs the low words of two loads in the lane order
+ * 0 1 4 5 2 3 6 7, which the two unpacks that zero-extend the results
+ * undo. A NaN operand's payload (quieted) is the result, the first NaN of
+ * b, a for add and mul, of a, b for sub and of a, b, c for fma: what the
+ * scalar and SSE loops compiled before this function gave (x86 returns
+ * its instruction's first NaN operand; which operand that is was the
+ * compiler's choice), fixed here so that no compiler changes it (a NaN
+ * operand makes the result a NaN, so only those chunks are looked at). */
+enum { F32_ADD, F32_SUB, F32_MUL, F32_FMA };
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(PX_FUZZ)
+#include <immintrin.h>
 #define PX_SIMT_HW_FMA 1
-__attribute__((target("avx2,fma"))) static void fma32_lanes_hw(uint64_t *restrict r, const uint64_t *restrict a,
-                                                               const uint64_t *restrict b, const uint64_t *restrict c)
+#define F32_LOOP(W, expr, p0, p1, p2)                                                           \
+	for (uint32_t l = 0; l < 32; l += 8) {                                                  \
+		__m256 x = F32_LOAD8(a + l), y = F32_LOAD8(b + l), w = (W), v = (expr);         \
+		if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q))) {                    \
+			v = f32_nan(v, p2);                                                     \
+			v = f32_nan(v, p1);                                                     \
+			v = f32_nan(v, p0);                                                     \
+		}                                                                               \
+		_mm256_storeu_ps((float *)(r + l), _mm256_unpacklo_ps(v, z));                   \
+		_mm256_storeu_ps((float *)(r + l + 4), _mm256_unpackhi_ps(v, z));               \
+	}
+#define F32_LOAD8(p) _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(p)),                    \
+                                       _mm256_loadu_ps((const float *)((p) + 4)), _MM_SHUFFLE(2, 0, 2, 0))
+/* v with the lanes where o is a NaN set to o quieted */
+__attribute__((target("avx2,fma"))) static inline __m256 f32_nan(__m256 v, __m256 o)
 {
-	for (uint32_t l = 0; l < 32; l++)
-		r[l] = f32_bits(__builtin_fmaf(bits_f32(a[l]), bits_f32(b[l]), bits_f32(c[l])));
+	__m256 q = _mm256_or_ps(o, _mm256_castsi256_ps(_mm256_set1_epi32(0x400000)));
+	return _mm256_blendv_ps(v, q, _mm256_cmp_ps(o, o, _CMP_UNORD_Q));
 }
+__attribute__((target("avx2,fma"))) static void f32_lanes_hw(int op, uint64_t *r, const uint64_t *a,
+                                                             const uint64_t *b, const uint64_t *c)
+{
+	const __m256 z = _mm256_setzero_ps();
+	switch (op) {
+	case F32_ADD: F32_LOOP(z, _mm256_add_ps(x, y), y, x, w) break;
+	case F32_SUB: F32_LOOP(z, _mm256_sub_ps(x, y), x, y, w) break;
+	case F32_MUL: F32_LOOP(z, _mm256_mul_ps(x, y), y, x, w) break;
+	default: F32_LOOP(F32_LOAD8(c + l), _mm256_fmadd_ps(x, y, w), x, y, w) break;
+	}
+}
+#undef F32_LOOP
+#undef F32_LOAD8
 static bool have_hw_fma(void)
 {
 	__builtin_cpu_init();
@@ -1651,6 +1689,15 @@ static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_i
 	uint32_t unk = si->src_regs ? reg_sources(w, si, mask, src, unk_src) : sources(s, w, si, mask, buf, src, NULL);
 	const uint64_t *a = src[0], *b = src[1], *c = src[2];
 	uint64_t *r = result_row(w, si, mask, rbuf);
+#if PX_SIMT_HW_FMA
+	if (s->hw_fma) {
+		enum px_opcode op = si->in->op;
+		f32_lanes_hw(op == PX_OP_ADD ? F32_ADD : op == PX_OP_SUB ? F32_SUB : op == PX_OP_MUL ? F32_MUL : F32_FMA,
+		             r, a, b, c);
+		commit_row(w, si, r, mask, unk & mask);
+		return;
+	}
+#endif
 	switch (si->in->op) {
 	case PX_OP_ADD:
 		for (uint32_t l = 0; l < 32; l++)
@@ -1665,12 +1712,6 @@ static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_i
 			r[l] = f32_bits(bits_f32(a[l]) * bits_f32(b[l]));
 		break;
 	default:   /* fma, mad */
-#if PX_SIMT_HW_FMA
-		if (s->hw_fma) {
-			fma32_lanes_hw(r, a, b, c);
-			break;
-		}
-#endif
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			r[l] = f32_bits(fmaf(bits_f32(a[l]), bits_f32(b[l]), bits_f32(c[l])));
