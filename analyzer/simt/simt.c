@@ -841,6 +841,7 @@ static void fill_top(const struct sim *s, struct sim_warp *w)
 	w->top_valid = true;
 	if (pc >= s->nins) {
 		w->top_loop = -2;
+		w->top_bar = false;
 		return;
 	}
 	const struct sim_insn *si = &s->ins[pc];
@@ -857,6 +858,7 @@ static void fill_top(const struct sim *s, struct sim_warp *w)
 	w->top_why = (uint8_t)why;
 	w->top_pipe = si->pipe;
 	w->top_loop = s->block_loop[si->in->block];
+	w->top_bar = si->block_bar;
 }
 
 /* The earliest cycle w's next instruction can issue, and why it waits. */
@@ -1284,7 +1286,7 @@ static void run(struct sim *s)
 				 * moves register-only work ahead of it), may issue later
 				 * instructions first */
 				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER
-				                          : s->ins[w->stk[w->nstk - 1].pc].block_bar;
+				                          : w->top_bar;
 				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
 					why[wi] = PX_STALL_SELECTED;

@@ -243,6 +243,7 @@ struct sim_warp {
 	bool top_settled, top_valid;
 	uint8_t top_why;          /* PX_STALL_*: what top_rt waits for */
 	uint8_t top_pipe;         /* enum sim_pipe */
+	bool top_bar;             /* it is a block barrier (sim_insn.block_bar) */
 	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	/* issue_early's last scan issued nothing: per pipe (P_COUNT: an
