@@ -462,7 +462,7 @@ static void warp_changed(struct sim_warp *w)
 	w->top_settled = w->top_valid = w->early_valid = w->scan_valid = false;
 }
 
-static void settle(struct sim *s, struct sim_warp *w)
+SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 {
 	while (w->nstk) {
 		struct sim_frame *t = &w->stk[w->nstk - 1];
@@ -538,7 +538,7 @@ static void check_barrier(struct sim *s)
 	s->epoch++;
 }
 
-static void account_loop_enter(struct sim *s, struct sim_warp *w, uint32_t b, uint32_t pc)
+SIM_HOT void account_loop_enter(struct sim *s, struct sim_warp *w, uint32_t b, uint32_t pc)
 {
 	const struct px_func *f = s->f;
 	/* per-loop iteration counters (every loop, for the unknown-branch policy) */
@@ -583,8 +583,8 @@ static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uin
 
 /* The scoreboard and the pipes after warp w issued si on scheduler sched
  * with result latency lat and issue cost occ. */
-static void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
-                          double lat, double occ)
+SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
+                     double lat, double occ)
 {
 	if (si->fixup) {
 		/* the fix-up's two FP32 instructions on the chain and the pipe */
@@ -661,7 +661,7 @@ static void run_free(struct sim *s, struct sim_warp *w)
 
 /* Counts one issued warp-instruction of block b's loops (the selected
  * ones around it: block_loop, then sel_parent). */
-static void count_issue(struct sim *s, uint32_t b, uint32_t active)
+SIM_HOT void count_issue(struct sim *s, uint32_t b, uint32_t active)
 {
 	int32_t l = s->block_loop[b];
 	if (l < 0)
@@ -821,7 +821,7 @@ timing_nofall:
 
 /* The first cycle pipe (enum sim_pipe; P_COUNT: none) of scheduler sched
  * is free. */
-static uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched)
+SIM_HOT uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched)
 {
 	if (pipe < P_SHARED)
 		return s->pipe_free[sched][pipe];   /* the scheduler's own pipes */
@@ -835,7 +835,7 @@ static uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched)
 }
 
 /* Fills w's top_* facts (simt_int.h). Requires a non-empty stack. */
-static void fill_top(const struct sim *s, struct sim_warp *w)
+SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 {
 	uint32_t pc = w->stk[w->nstk - 1].pc;
 	w->top_valid = true;
@@ -862,7 +862,7 @@ static void fill_top(const struct sim *s, struct sim_warp *w)
 }
 
 /* The earliest cycle w's next instruction can issue, and why it waits. */
-static uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsigned *why)
+SIM_HOT uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, unsigned *why)
 {
 	if (!w->top_valid)
 		fill_top(s, w);
@@ -1228,7 +1228,7 @@ static bool ready_at_ok(struct sim *s, struct sim_warp *w, unsigned sched)
 	return w->state == W_READY && w->nstk && ready_at(s, w, sched, &y) <= s->cycle;
 }
 
-static void run(struct sim *s)
+__attribute__((noinline)) static void run(struct sim *s)
 {
 	uint32_t nsched = s->opt->arch->subpartitions ? s->opt->arch->subpartitions : 4;
 	if (nsched > 4)

@@ -9,6 +9,13 @@
 #include "simt.h"
 #include "../util.h"
 
+/* The scheduler's small per-cycle helpers (simt.c): always inlined into
+ * run(), which is kept out of px_simt_func so that gcc's growth limits for
+ * one large function do not make it give up inlining them (what it
+ * inlines otherwise changed with unrelated edits, by several percent of
+ * the simulator's instructions). */
+#define SIM_HOT static inline __attribute__((always_inline))
+
 /* Address windows of the simulated machine (generic addresses). */
 #define SIM_SHARED_WIN 0x00007f0000000000ull   /* generic base of shared memory */
 #define SIM_LOCAL_WIN 0x00007e0000000000ull    /* generic base of local memory */
