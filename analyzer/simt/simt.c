@@ -979,6 +979,17 @@ static bool follow_back_edge(struct sim *s, struct sim_warp *w, const struct sim
 	return true;
 }
 
+/* Lowers w's early_t[p] to t (early_t[p] counts as UINT64_MAX while
+ * early_pipes lacks p). */
+SIM_HOT void early_lower(struct sim_warp *w, unsigned p, uint64_t t)
+{
+	uint64_t cur = w->early_pipes >> p & 1 ? w->early_t[p] : UINT64_MAX;
+	if (t < cur) {
+		w->early_t[p] = t;
+		w->early_pipes |= (uint16_t)(1u << p);
+	}
+}
+
 static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
 	/* The scan depends on the warp's state, the cycle and the pipes' free
@@ -1013,13 +1024,13 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	bool resume = false;
 	if (w->scan_valid) {
 		uint64_t t = UINT64_MAX;
-		for (unsigned p = 0; p < P_COUNT; p++)
-			if (w->scan.t[p] != UINT64_MAX) {
-				uint64_t pf = pipe_free_at(s, p, sched);
-				uint64_t tp = w->scan.t[p] > pf ? w->scan.t[p] : pf;
-				if (tp < t)
-					t = tp;
-			}
+		for (unsigned m = w->scan.pipes; m; m &= m - 1) {
+			unsigned p = (unsigned)__builtin_ctz(m);
+			uint64_t pf = pipe_free_at(s, p, sched);
+			uint64_t tp = w->scan.t[p] > pf ? w->scan.t[p] : pf;
+			if (tp < t)
+				t = tp;
+		}
 		resume = t > s->cycle;
 		if (resume && t < *retry)
 			*retry = t;
@@ -1027,7 +1038,6 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	}
 	struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
-	const struct px_func *f = s->f;
 	/* the registers the instructions passed over write (hz_def) and read
 	 * (hz_use) hold later ones back: stamped with this scan's number */
 	uint32_t *hd = w->hz_def, *hu = w->hz_use, gen;
@@ -1047,7 +1057,6 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		bar_k = sc->bar_k;
 		stores = sc->stores;
 		memcpy(w->early_t, sc->t, sizeof sc->t);
-		w->early_t[P_COUNT] = UINT64_MAX;
 		w->early_pipes = sc->pipes;
 	} else {
 		gen = ++w->hz_gen;
@@ -1058,12 +1067,10 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		}
 		k0 = pc;
 		n0 = 0;
-		end = f->blocks[f->insns[pc].block].end;
+		end = s->ins[pc].block_end;
 		region_end = region_mask = 0;
 		bar_k = UINT32_MAX;
 		stores = 0;
-		for (unsigned p = 0; p <= P_COUNT; p++)
-			w->early_t[p] = UINT64_MAX;
 		w->early_pipes = 0;
 	}
 	w->early_unlock = UINT64_MAX;
@@ -1095,16 +1102,14 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				if (hazard || tp > s->cycle) {
 					if (!hazard && tp < *retry)
 						*retry = tp;
-					if (!hazard && tp < w->early_t[P_COUNT]) {
-						w->early_t[P_COUNT] = tp;
-						w->early_pipes |= 1u << P_COUNT;
-					}
+					if (!hazard)
+						early_lower(w, P_COUNT, tp);
 					return false;
 				}
 				uint32_t unk, taken = sim_guard(s, w, c, active, &unk);
 				if (unk)
 					return false;
-				end = f->blocks[f->insns[c->target].block].end;
+				end = s->ins[c->target].block_end;
 				if ((active & ~taken) == 0) {
 					k = c->target - 1;   /* every lane jumps over it */
 				} else {
@@ -1117,7 +1122,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			}
 			if (bar_k != UINT32_MAX && (fl & PX_OPF_BRANCH) && !hazard && k >= region_end &&
 			    follow_back_edge(s, w, c, top, active, &k)) {
-				end = f->blocks[f->insns[k + 1].block].end;
+				end = s->ins[k + 1].block_end;
 				for (uint32_t u = 0; u < c->nuses; u++)
 					hu[c->uses[u]] = gen;
 				continue;
@@ -1178,10 +1183,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					w->scan_valid = true;
 					return true;
 				}
-				if (treg < w->early_t[c->pipe]) {
-					w->early_t[c->pipe] = treg;
-					w->early_pipes |= 1u << c->pipe;
-				}
+				early_lower(w, c->pipe, treg);
 			}
 		}
 		if (!n && c->block_bar) {
@@ -1499,6 +1501,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		struct sim_insn *si = &s.ins[i];
 		const struct px_block *b = &f->blocks[si->in->block];
 		si->block_bar = may_be_barrier(si) && block_barrier(si);
+		si->block_end = b->end;
 		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
 	}
 	s.noted = xcalloc(s.nins + 1, 1);

@@ -88,6 +88,7 @@ struct sim_insn {
 	bool dst_alone;    /* op[0] a register that no source names (written in place) */
 	bool block_bar;    /* a bar.sync of the whole block (simt.c's block_barrier) */
 	bool loop_head;    /* the first instruction of a loop's header block */
+	uint32_t block_end;   /* the end (instruction index) of its basic block */
 	uint32_t target;   /* branch: instruction index */
 	uint32_t nuses, ndefs;
 	uint32_t uses[12], defs[8];   /* slots */
@@ -260,7 +261,7 @@ struct sim_warp {
 	 * top_*, until the warp changes */
 	bool early_valid;
 	uint64_t early_t[P_COUNT + 1], early_unlock;
-	uint16_t early_pipes;     /* the p whose early_t[p] is set (not UINT64_MAX) */
+	uint16_t early_pipes;     /* the p whose early_t[p] is set (the others count as UINT64_MAX) */
 	/* issue_early's last scan issued instruction scan.k - 1 and nothing
 	 * else changed the warp since (scan_valid, cleared with top_*): the
 	 * scan's state after that instruction, from which the next one goes
@@ -272,7 +273,7 @@ struct sim_warp {
 		uint32_t k, n, end, region_end, region_mask, bar_k;
 		unsigned stores;
 		uint64_t t[P_COUNT];   /* early_t of the instructions passed */
-		uint16_t pipes;        /* early_pipes of t */
+		uint16_t pipes;        /* early_pipes of t (the p of t[p] that are set) */
 	} scan;
 	uint32_t *hz_def, *hz_use, hz_gen;
 	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
