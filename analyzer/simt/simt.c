@@ -1076,6 +1076,8 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	w->early_unlock = UINT64_MAX;
 	w->early_valid = true;
 	for (uint32_t k = k0, n = n0; k < end && n <= LOOKAHEAD; k++, n++) {
+		if (w->done[k])
+			continue;   /* (never the top: it is not done while the warp stands there) */
 		if (n && k == pc)
 			break;   /* round a loop and back */
 		if (k == top->rpc)
@@ -1084,8 +1086,6 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			          * whose lanes all jump leads here) */
 		const struct sim_insn *c = &s->ins[k];
 		uint32_t kmask = k < region_end ? region_mask : active;
-		if (w->done[k])
-			continue;
 		unsigned fl = c->flags;   /* px_opcode_flags(c->in->op) */
 		if (n) {
 			bool hazard = false;
