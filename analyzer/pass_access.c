@@ -111,6 +111,20 @@ static int64_t sector_of(int64_t x)
 static bool sectors_sorted(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t *sec,
                            uint32_t *ideal)
 {
+	/* the commonest case first: each active lane at the byte after the
+	 * last one's (a warp reading consecutive elements): its addresses are
+	 * distinct and cover one range */
+	if (mask) {
+		int64_t x0 = a[__builtin_ctz(mask)], x = x0;
+		uint32_t n = 0, m = mask;
+		for (; m && a[__builtin_ctz(m)] == x; m &= m - 1, n++)
+			x += bytes;
+		if (!m) {
+			*sec = (uint32_t)(sector_of(x - 1) - sector_of(x0) + 1);
+			*ideal = (n * bytes + SECTOR - 1) / SECTOR;
+			return true;
+		}
+	}
 	int64_t prev = INT64_MIN, top = INT64_MIN;
 	uint32_t d = 0, du = 0, ns = 0;
 	for (uint32_t m = mask; m; m &= m - 1) {
