@@ -196,7 +196,7 @@ static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t
 			int64_t w0 = a[l] >= 0 ? a[l] / 4 : (a[l] - 3) / 4;
 			for (uint32_t k = 0; k < nwords && nseen < 64 && distinct; k++, nseen++) {
 				int64_t x = w0 + (int64_t)k;
-				uint32_t b = (uint32_t)((x % 32 + 32) % 32), bit = 1u << b;
+				uint32_t b = (uint32_t)((uint64_t)x & 31), bit = 1u << b;   /* x mod 32 */
 				if (banks & bit) {
 					distinct = bank_word[b] == x;   /* the same word again: read once */
 				} else {
