@@ -1075,15 +1075,16 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	}
 	w->early_unlock = UINT64_MAX;
 	w->early_valid = true;
+	uint32_t rpc = top->rpc;
 	for (uint32_t k = k0, n = n0; k < end && n <= LOOKAHEAD; k++, n++) {
+		if (k == rpc)
+			break;   /* where the lanes of the other paths rejoin: what
+			          * follows runs with them (an if-converted branch
+			          * whose lanes all jump leads here) */
 		if (w->done[k])
 			continue;   /* (never the top: it is not done while the warp stands there) */
 		if (n && k == pc)
 			break;   /* round a loop and back */
-		if (k == top->rpc)
-			break;   /* where the lanes of the other paths rejoin: what
-			          * follows runs with them (an if-converted branch
-			          * whose lanes all jump leads here) */
 		const struct sim_insn *c = &s->ins[k];
 		uint32_t kmask = k < region_end ? region_mask : active;
 		unsigned fl = c->flags;   /* px_opcode_flags(c->in->op) */
