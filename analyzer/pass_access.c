@@ -190,7 +190,21 @@ static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t
 		uint32_t banks = 0, nseen = 0;
 		int64_t bank_word[32];      /* the word seen in each bank of banks */
 		bool distinct = true;
-		for (uint32_t l = p0; l < p0 + lanes_per_phase && distinct; l++) {
+		for (uint32_t l = p0; l < p0 + lanes_per_phase && distinct && nwords == 1; l++) {
+			/* (one word per lane, the commonest, without the inner loop) */
+			if (!(mask >> l & 1))
+				continue;
+			int64_t x = a[l] >> 2;   /* floor(a / 4): gcc shifts negative values arithmetically */
+			uint32_t b = (uint32_t)((uint64_t)x & 31), bit = 1u << b;
+			nseen++;
+			if (banks & bit) {
+				distinct = bank_word[b] == x;
+			} else {
+				banks |= bit;
+				bank_word[b] = x;
+			}
+		}
+		for (uint32_t l = p0; l < p0 + lanes_per_phase && distinct && nwords > 1; l++) {
 			if (!(mask >> l & 1))
 				continue;
 			int64_t w0 = a[l] >= 0 ? a[l] / 4 : (a[l] - 3) / 4;
