@@ -1200,6 +1200,31 @@ __attribute__((noinline)) static void load_words(struct sim *s, const struct sim
                                                  uint64_t lv[8][32], uint32_t lunk[8])
 {
 	struct page_cache pc = {0};
+	if (nvec == 1 && spc == SP_GLOBAL) {
+		/* the commonest: one global word per lane */
+		uint32_t unk_lanes = 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t ea = (uint64_t)addrs[l], v = 0;
+			bool unk = false;
+			if (ea & 3) {
+				v = gread(s, 0, ea, 4, &unk, &pc);
+			} else {
+				const struct sim_page *p = cached_page(s, ea >> 2, &pc);
+				unsigned i = (unsigned)((ea >> 2) % SIM_PAGE_WORDS);
+				if (p && (p->known[i] & 0xf) == 0xf)
+					v = p->val[i];
+				else
+					unk = true;
+			}
+			if (!unk && sgn)
+				v = trunc_to((uint64_t)sext(v, 32), 64);
+			lv[0][l] = v;
+			unk_lanes |= (uint32_t)unk << l;
+		}
+		lunk[0] |= unk_lanes;
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint64_t key_hi = spc == SP_LOCAL ? ((uint64_t)(w->id * 32 + l) << 44) | (1ull << 62) : 0;
