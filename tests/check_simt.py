@@ -27,9 +27,9 @@ uni_branch_step, sts_bar, atoms_bar, atoms_lat, atoms_tput and
 branch_taken, added in that order after its first evaluation, are training
 data; simt_heldout_v1.jsonl is the first measurement: the held-out loops
 re-measured within 1.5%). The third set, tests/fixtures/simt/heldout3/
-(simt_heldout3.cu), was measured after the L1, wavefront, lookahead and
-SFU changes and judged once (median 20.3%, 10/12 within 35%): "held-out 3".
-The taken-branch latency (from branch_taken) came after both evaluations.
+(simt_heldout3.cu), was measured after the L1, wavefront and lookahead
+changes and judged once (median 20.3%, 10/12 within 35%): "held-out 3".
+The SFU fix-up and the taken-branch latency came after both evaluations.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
