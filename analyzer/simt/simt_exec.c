@@ -1773,6 +1773,34 @@ static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_i
 	commit_row(w, si, r, mask, unk & mask);
 }
 
+/* EK_INT's operations on all 32 lanes, modulo 2^bits (tm); r is no
+ * source's row (result_row), so the loops vectorise (the same integer
+ * results in any order). */
+#define INT_LANES_BODY                                                                                  \
+	switch (op) {                                                                                   \
+	case PX_OP_ADD: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] + b[l]) & tm; break;            \
+	case PX_OP_SUB: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] - b[l]) & tm; break;            \
+	case PX_OP_MUL: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] * b[l]) & tm; break;            \
+	case PX_OP_MAD: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] * b[l] + c[l]) & tm; break;     \
+	case PX_OP_AND: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] & b[l]) & tm; break;            \
+	case PX_OP_OR: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] | b[l]) & tm; break;             \
+	default: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] ^ b[l]) & tm; break;                   \
+	}
+static void int_lanes(enum px_opcode op, uint64_t *restrict r, const uint64_t *a, const uint64_t *b,
+                      const uint64_t *c, uint64_t tm)
+{
+	INT_LANES_BODY
+}
+#if PX_SIMT_HW_FMA
+__attribute__((target("avx2"))) static void int_lanes_avx2(enum px_opcode op, uint64_t *restrict r,
+                                                           const uint64_t *a, const uint64_t *b,
+                                                           const uint64_t *c, uint64_t tm)
+{
+	INT_LANES_BODY
+}
+#endif
+#undef INT_LANES_BODY
+
 /* EK_INT: iop's results modulo 2^bits, every lane, no sign handling needed. */
 static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
 {
@@ -1785,15 +1813,12 @@ static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_i
 	uint64_t *r = result_row(w, si, mask, rbuf);
 	unsigned bits = px_type_bits(si->in->types[0]);
 	uint64_t tm = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
-	switch (si->in->op) {
-	case PX_OP_ADD: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] + b[l]) & tm; break;
-	case PX_OP_SUB: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] - b[l]) & tm; break;
-	case PX_OP_MUL: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] * b[l]) & tm; break;
-	case PX_OP_MAD: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] * b[l] + c[l]) & tm; break;
-	case PX_OP_AND: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] & b[l]) & tm; break;
-	case PX_OP_OR: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] | b[l]) & tm; break;
-	default: for (uint32_t l = 0; l < 32; l++) r[l] = (a[l] ^ b[l]) & tm; break;
-	}
+#if PX_SIMT_HW_FMA
+	if (s->hw_fma)
+		int_lanes_avx2(si->in->op, r, a, b, c, tm);
+	else
+#endif
+		int_lanes(si->in->op, r, a, b, c, tm);
 	if ((si->in->op == PX_OP_AND || si->in->op == PX_OP_MUL) && unk) {
 		/* x & 0 and x * 0 are 0 whatever x is: a lane with one known
 		 * zero source has a known result (r holds 0 there already) */
