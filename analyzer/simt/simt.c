@@ -676,22 +676,27 @@ SIM_HOT void count_issue(struct sim *s, uint32_t b, uint32_t active)
 	}
 }
 
+/* bar_arrive's barrier-divergence finding: lanes g of the live ones came. */
+static void bar_divergence(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t g, uint32_t live)
+{
+	uint32_t missing = live & ~g;
+	uint32_t tin = g ? w->id * 32 + (uint32_t)__builtin_ctz(g) : w->id * 32;
+	uint32_t tout = missing ? w->id * 32 + (uint32_t)__builtin_ctz(missing) : tin;
+	char t0[48], t1[48];
+	sim_violation(s, PX_V_BARRIER_DIVERGENCE, pc, tin, tout,
+	              "barrier reached by thread %s but not by thread %s of the same warp "
+	              "(active lanes 0x%08x of 0x%08x)", sim_thread(s, tin, t0), sim_thread(s, tout, t1), g, live);
+}
+
 /* Warp w arrives with lanes g at the block barrier pc (bar.sync, barrier,
  * bar.red): checks that every live lane came (barrier-divergence) and
  * makes the warp wait. False when no lane came (nothing waits). */
-static bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t g)
+SIM_HOT bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t g)
 {
 	const struct sim_insn *si = &s->ins[pc];
 	uint32_t live = w->exists & ~w->exited;
-	if (g != live) {
-		uint32_t missing = live & ~g;
-		uint32_t tin = g ? w->id * 32 + (uint32_t)__builtin_ctz(g) : w->id * 32;
-		uint32_t tout = missing ? w->id * 32 + (uint32_t)__builtin_ctz(missing) : tin;
-		char t0[48], t1[48];
-		sim_violation(s, PX_V_BARRIER_DIVERGENCE, pc, tin, tout,
-		              "barrier reached by thread %s but not by thread %s of the same warp "
-		              "(active lanes 0x%08x of 0x%08x)", sim_thread(s, tin, t0), sim_thread(s, tout, t1), g, live);
-	}
+	if (g != live)
+		bar_divergence(s, w, pc, g, live);
 	if (!g)
 		return false;
 	w->bar_id = 0;
