@@ -443,6 +443,7 @@ void sim_decode(struct sim *s)
 		for (uint32_t k = 0; k < si->nop; k++)
 			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
 		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';
+		si->guarded = in->guard >= 0;
 		si->src_regs = si->nop >= 2 && si->nop <= 4;
 		si->dst_alone = si->nop >= 1 && si->op[0].kind == PX_OPND_REG && si->op[0].slot != UINT32_MAX;
 		for (uint32_t k = 1; k < si->nop; k++) {
@@ -888,8 +889,8 @@ static uint64_t iop(const struct sim_insn *si, unsigned t, uint64_t a, uint64_t 
 
 /* Guard: the lanes of mask whose guard holds; lanes whose guard is unknown
  * go to *unknown (and are not in the result). */
-uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
-                   uint32_t *unknown)
+uint32_t sim_guard_pred(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
+                        uint32_t *unknown)
 {
 	(void)s;
 	*unknown = 0;

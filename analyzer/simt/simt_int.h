@@ -86,6 +86,7 @@ struct sim_insn {
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	bool src_regs;     /* op[1..nop-1]: 1 to 3 registers without negation (read in place) */
 	bool dst_alone;    /* op[0] a register that no source names (written in place) */
+	bool guarded;      /* it has a guard predicate (px_insn.guard >= 0) */
 	bool block_bar;    /* a bar.sync of the whole block (simt.c's block_barrier) */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	uint32_t block_end;   /* the end (instruction index) of its basic block */
@@ -345,8 +346,19 @@ void sim_decode(struct sim *s);
  * Fills *lat_extra with the memory latency and *occ with the pipe cycles. */
 uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                   double *occ);
-uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
-                   uint32_t *unknown);
+uint32_t sim_guard_pred(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
+                        uint32_t *unknown);
+/* The lanes of mask whose guard predicate holds (all of them without a
+ * guard); *unknown: those whose predicate is unknown. */
+static inline uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
+                                 uint32_t *unknown)
+{
+	if (!si->guarded) {
+		*unknown = 0;
+		return mask;
+	}
+	return sim_guard_pred(s, w, si, mask, unknown);
+}
 void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...) PX_PRINTF(3, 4);
 /* Kinds of sim_violation beyond enum px_simt_kind: a shared-race between
  * lanes of one warp (recorded as PX_V_SHARED_RACE with same_warp set, once
