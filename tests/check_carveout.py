@@ -18,6 +18,8 @@ import os
 import subprocess
 import sys
 
+from checklib import Checks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, 'fixtures', 'simt')
 
@@ -60,22 +62,15 @@ def main():
     if r.returncode != 0:
         raise SystemExit('ptxray occupancy --batch: exit %d: %s' % (r.returncode, r.stderr))
     outs = [json.loads(l) for l in r.stdout.splitlines()]
-    passed = failed = 0
+    check = Checks()
     for (q, blocks, want, label), o in zip(cases, outs):
         a = o['allocated']
         got = a['launch_shared_bytes_per_sm']
-        ok = o['blocks_per_sm'] == blocks and got == want and a['l1_bytes_per_sm'] == 256 * 1024 - want
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print('FAIL %s: blocks %s (runtime %d), launch shared %s (H100 %d), L1 %s' % (
-                label, o['blocks_per_sm'], blocks, got, want, a['l1_bytes_per_sm']))
-    if len(outs) != len(cases):
-        failed += 1
-        print('FAIL: %d results for %d queries' % (len(outs), len(cases)))
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+        check(o['blocks_per_sm'] == blocks and got == want and a['l1_bytes_per_sm'] == 256 * 1024 - want,
+              '%s: blocks %s (runtime %d), launch shared %s (H100 %d), L1 %s' % (
+                  label, o['blocks_per_sm'], blocks, got, want, a['l1_bytes_per_sm']))
+    check(len(outs) == len(cases), '%d results for %d queries' % (len(outs), len(cases)))
+    return check.summary()
 
 
 if __name__ == '__main__':

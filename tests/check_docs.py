@@ -12,6 +12,8 @@ import re
 import subprocess
 import sys
 
+from checklib import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -23,15 +25,8 @@ def run(exe, *args):
 
 def main():
     exe = os.path.join(sys.argv[1], 'ptxray')
-    passed = failed = 0
+    check = Checks()
 
-    def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print('FAIL', what)
 
     rc, out = run(exe, '--help')
     check(rc == 0, 'ptxray --help exits 0')
@@ -56,8 +51,7 @@ def main():
     for name in re.findall(r'^(\w+)\s', out, re.M):
         rc, _ = run(exe, 'report', '--dump=' + name, os.path.join('tests', 'golden', 'report', 'directives.ptx'))
         check(rc == 0, '--dump=%s is accepted' % name)
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+from checklib import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -88,15 +90,8 @@ def locales(tmp):
 
 def main():
     exe = os.path.join(os.path.abspath(sys.argv[1]), 'ptxray')
-    passed = failed = 0
+    check = Checks()
 
-    def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print('FAIL', what)
 
     with tempfile.TemporaryDirectory() as tmp:
         for d in ('home1', 'home2', 'cwd1', 'cwd2', 'cache1', 'cache2'):
@@ -178,8 +173,7 @@ def main():
         check(tty.replace(b'\r\n', b'\n').count(b'[shared-bank-conflict]') ==
               plain[1].count(b'[shared-bank-conflict]') > 0,
               'the terminal shows the same findings as the pipe')
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 
+from checklib import Checks
+
 TIME_LIMIT = 60
 HDR = '.version 8.0\n.target sm_90\n.address_size 64\n'
 
@@ -97,15 +99,8 @@ def cuda_braces(n):
 
 def main():
     exe = os.path.join(sys.argv[1], 'ptxray')
-    passed = failed = 0
+    check = Checks()
 
-    def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print('FAIL', what)
 
     with open(exe, 'rb') as f:
         asan = b'__asan_init' in f.read()
@@ -223,8 +218,7 @@ def main():
             if p is not None:
                 check(p.returncode in (0, 1), 'lint CUDA %d nested braces: exit 0 or 1, got %d (%s)'
                       % (n, p.returncode, p.stderr[-300:]))
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

@@ -42,6 +42,8 @@ import sys
 import tempfile
 import time
 
+from checklib import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FAKE = r'''#!/usr/bin/env python3
@@ -89,16 +91,9 @@ __global__ void k(float *p) {
 void host(float *p) { k<<<1, 256>>>(p); }
 '''
 
-passed = failed = 0
+check = Checks(verbose=True)
 
 
-def check(ok, what):
-    global passed, failed
-    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
-    if ok:
-        passed += 1
-    else:
-        failed += 1
 
 
 def runs(log):
@@ -389,8 +384,7 @@ def main():
         compat_checks(build, env, fake, log, src_dir, tmp, real)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+from checklib import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Every measured device; each must agree on its own.
 FIXTURES = [os.path.join(ROOT, 'tests', 'fixtures', 'occupancy', name)
@@ -53,29 +55,16 @@ def clean_env():
 
 def main():
     exe = os.path.join(sys.argv[1], 'ptxray')
-    passed = failed = 0
+    check = Checks()
     for fixture in FIXTURES:
-        p, f = check_fixture(exe, fixture)
-        passed += p
-        failed += f
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+        check_fixture(exe, fixture, check)
+    return check.summary()
 
 
-def check_fixture(exe, fixture):
-    """Checks one device's fixture; returns (passed, failed)."""
+def check_fixture(exe, fixture, check):
+    """Checks one device's fixture into check (a checklib.Checks)."""
     data = json.load(open(fixture))
     dev = data['device']
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print('FAIL', what)
-
     t = arch_table(exe, 'sm_%d%d' % (dev['major'], dev['minor']))
     kib = 1024
     expect = [
@@ -126,7 +115,6 @@ def check_fixture(exe, fixture):
     print('%s: %d rows measured on %s agree with ptxray in %d kernels'
           % (os.path.basename(fixture), len(lines) - sum(len(v) for v in bad.values()), dev['name'],
              len(rows) - len(bad)))
-    return passed, failed
 
 
 if __name__ == '__main__':

@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from checklib import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -41,17 +43,7 @@ VARIANTS = (('.cu', 'tile[x][y]'), ('.ptx', 'ld.shared'))
 
 def main():
     build = os.path.abspath(sys.argv[1])
-    passed = failed = 0
-
-    def check(ok, what, out=''):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print('FAIL', what)
-            if out:
-                print(out[-3000:])
+    check = Checks()
 
     for tool in ('git', 'pre-commit'):
         if not shutil.which(tool):
@@ -146,8 +138,7 @@ def main():
             check(rc != 0 and 'shared-bank-conflict' in out, 'a new finding is still blocked (%s)' % ext, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

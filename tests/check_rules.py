@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from checklib import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The findings `ptxray lint examples/*.ptx` must produce, by rule: the
@@ -146,15 +148,8 @@ def validate(root, schema, v, path, errors):
 
 def main():
     exe = os.path.abspath(os.path.join(sys.argv[1], 'ptxray'))
-    passed = failed = 0
+    check = Checks()
 
-    def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print('FAIL', what)
 
     # the catalogue
     rc, out, _ = run(exe, 'rules')
@@ -287,8 +282,7 @@ def main():
               '--show-config finds the configuration above the file')
         rc, out, _ = run(exe, 'lint', 'sub/u.ptx', cwd=tmp)
         check(rc == 1 and 'error: 32-way bank conflict' in out, 'the configured severity applies')
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':

@@ -48,6 +48,8 @@ import statistics
 import subprocess
 import sys
 
+from checklib import Checks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, 'fixtures', 'simt')
 # kernels whose measurements the timing model was not tuned on (chosen
@@ -124,7 +126,7 @@ def main():
     within = sum(1 for e, _, _ in errs if e <= 0.35)
     print('goal: median absolute error <= 15%%: %s' % ('met' if med <= 0.15 else 'NOT met'))
     print('goal: every loop within 35%%: %s' % ('met' if worst[0] <= 0.35 else 'NOT met (%d of %d)' % (within, len(errs))))
-    passed = failed = 0
+    check = Checks(verbose=True)
     # the error figures `ptxray simt` prints with every result (timing_error,
     # px_simt_accuracy in analyzer/simt/simt.c) must be these
     signed = [(p - d['cycles_per_iteration']) / d['cycles_per_iteration'] for d, p in zip(ds, preds)]
@@ -136,21 +138,15 @@ def main():
     r = subprocess.run([ptxray, 'simt', os.path.join(FIX, 'simt_bench.sm_90.ptx'), '--kernel', 'fp32_lat',
                         '--block', '32', '--param', '2=1', '--format', 'json'], capture_output=True, text=True)
     got = json.loads(r.stdout)['timing_error'] if r.stdout else None
-    ok = got == want
-    print('%s timing_error: %s%s' % ('ok  ' if ok else 'FAIL', got, '' if ok else ' (these fixtures: %s)' % want))
-    passed += ok
-    failed += not ok
+    check(got == want, 'timing_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
     bugs = os.path.join(FIX, 'bugs', 'seeded.sm_90.ptx')
     for kernel, kind, params in SEEDED:
         args = [ptxray, 'simt', bugs, '--kernel', kernel, '--block', '256', '--format', 'json'] + params
         r = subprocess.run(args, capture_output=True, text=True)
         kinds = sorted(set(v['kind'] for v in json.loads(r.stdout)['violations'])) if r.stdout else None
         ok = (kinds is not None and (kind in kinds if kind else kinds == []) and r.returncode == (1 if kind else 0))
-        print('%s %s: %s (exit %d)' % ('ok  ' if ok else 'FAIL', kernel, kinds, r.returncode))
-        passed += ok
-        failed += not ok
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+        check(ok, '%s: %s (exit %d)' % (kernel, kinds, r.returncode))
+    return check.summary()
 
 if __name__ == '__main__':
     sys.exit(main())

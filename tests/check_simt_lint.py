@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+from checklib import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUGS = os.path.join('tests', 'fixtures', 'simt', 'bugs')
 HOT = os.path.join('tests', 'fixtures', 'simt', 'hot')
@@ -51,16 +53,9 @@ stem = os.path.splitext(os.path.basename(src))[0]
 shutil.copy(os.path.join(os.environ["FAKE_PTX_DIR"], stem + ".sm_90.ptx"), args[args.index("-o") + 1])
 '''
 
-passed = failed = 0
+check = Checks(verbose=True)
 
 
-def check(ok, what):
-    global passed, failed
-    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
-    if ok:
-        passed += 1
-    else:
-        failed += 1
 
 
 def run(build, args, env=None):
@@ -194,8 +189,7 @@ def main():
         check(src == [8, 13], 'simt hot.cu --loop all: both source loops (%s)' % src)
         p = run(build, ['simt', hcu, '--nvcc', os.path.join(tmp, 'missing'), '--kernel', 'k'], env)
         check(p.returncode == 2 and p.stdout == '', 'simt FILE.cu with a missing nvcc: exit 2, no output')
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == '__main__':
