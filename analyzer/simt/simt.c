@@ -1137,12 +1137,11 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 				bar_k = k;   /* look on past it for register-only work */
 				continue;
 			}
-			if (fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP) ||
-			    c->pipe == P_BAR || c->pipe == P_BRANCH || (bar_k != UINT32_MAX && !reg_only(c)))
+			if (c->scan_stop || (bar_k != UINT32_MAX && !c->reg_only))
 				break;
 			/* a load passes stores of another state space only (global vs
 			 * shared: they cannot alias; generic ones may be either) */
-			unsigned sp = mem_space_class(c);
+			unsigned sp = c->mem_class;
 			hazard |= (fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) != 0 || (sp & stores) != 0;
 			for (uint32_t d = 0; d < c->ndefs; d++)
 				hazard |= hd[c->defs[d]] == gen || hu[c->defs[d]] == gen;
@@ -1197,7 +1196,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			continue;
 		}
 		if (fl & (PX_OPF_STORE | PX_OPF_ATOMIC))
-			stores |= mem_space_class(c);
+			stores |= c->mem_class;
 		for (uint32_t d = 0; d < c->ndefs; d++)
 			hd[c->defs[d]] = gen;
 		for (uint32_t u = 0; u < c->nuses; u++)
@@ -1208,7 +1207,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	if (bar_k == UINT32_MAX || bar_k <= pc)
 		return false;
 	for (uint32_t j = pc; j < bar_k; j++)
-		if (!w->done[j] && !reg_only(&s->ins[j]))
+		if (!w->done[j] && !s->ins[j].reg_only)
 			return false;
 	const struct sim_insn *c = &s->ins[bar_k];
 	uint32_t unk, g = sim_guard(s, w, c, active, &unk);
@@ -1507,6 +1506,10 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		struct sim_insn *si = &s.ins[i];
 		const struct px_block *b = &f->blocks[si->in->block];
 		si->block_bar = may_be_barrier(si) && block_barrier(si);
+		si->scan_stop = (si->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) ||
+		                si->pipe == P_BAR || si->pipe == P_BRANCH;
+		si->reg_only = reg_only(si);
+		si->mem_class = (uint8_t)mem_space_class(si);
 		si->block_end = b->end;
 		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
 	}

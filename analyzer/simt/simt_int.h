@@ -88,6 +88,9 @@ struct sim_insn {
 	bool dst_alone;    /* op[0] a register that no source names (written in place) */
 	bool guarded;      /* it has a guard predicate (px_insn.guard >= 0) */
 	bool block_bar;    /* a bar.sync of the whole block (simt.c's block_barrier) */
+	bool scan_stop;    /* control, barrier or warp-wide: issue_early looks no further */
+	bool reg_only;     /* simt.c's reg_only */
+	uint8_t mem_class; /* simt.c's mem_space_class */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	uint32_t block_end;   /* the end (instruction index) of its basic block */
 	uint32_t target;   /* branch: instruction index */
