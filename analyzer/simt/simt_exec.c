@@ -1310,7 +1310,31 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	int64_t addrs[32];
 	uint32_t known_mask = 0;
 	int spc = SP_OTHER;
-	for (uint32_t m = mask; m; m &= m - 1) {
+	/* a state space named in the instruction resolves the same for every
+	 * lane (resolve_space; shared: the generic window taken off) */
+	int fixed = in->space == PX_SPACE_GLOBAL || in->space == PX_SPACE_CONST ? SP_GLOBAL
+	          : in->space == PX_SPACE_LOCAL ? SP_LOCAL : in->space == PX_SPACE_PARAM ? SP_PARAM
+	          : in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA ||
+	            in->space == PX_SPACE_SHARED_CLUSTER ? SP_SHARED : SP_OTHER;
+	if (fixed != SP_OTHER) {
+		const uint64_t *av = ao->slot != UINT32_MAX ? &w->val[(size_t)ao->slot * 32] : NULL;
+		uint32_t aunk = ao->slot != UINT32_MAX ? w->unk[ao->slot] : 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t a = ao->imm + (av ? av[l] : 0);
+			if (aunk >> l & 1) {
+				addrs[l] = 0;
+				continue;
+			}
+			if (fixed == SP_SHARED && a >= SIM_SHARED_WIN)
+				a -= SIM_SHARED_WIN;
+			addrs[l] = (int64_t)a;
+			known_mask |= 1u << l;
+		}
+		if (known_mask)
+			spc = fixed;
+	}
+	for (uint32_t m = fixed != SP_OTHER ? 0 : mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool unk = false;
 		uint64_t a = ao->imm;
