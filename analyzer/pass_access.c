@@ -183,6 +183,18 @@ static void wavefronts(const int64_t *a, uint32_t mask, uint32_t bytes, uint32_t
 {
 	uint32_t lanes_per_phase = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
 	uint32_t nwords = bytes <= 4 ? 1 : bytes / 4;
+	if (bytes <= 4 && mask) {
+		/* the commonest: one phase whose lanes name consecutive words (at
+		 * most 32: each in a bank of its own) */
+		int64_t x = a[__builtin_ctz(mask)] >> 2;   /* floor(a / 4) */
+		uint32_t m = mask;
+		for (; m && a[__builtin_ctz(m)] >> 2 == x; m &= m - 1)
+			x++;
+		if (!m) {
+			*wf = *ideal = 1;
+			return;
+		}
+	}
 	*wf = *ideal = 0;
 	for (uint32_t p0 = 0; p0 < 32; p0 += lanes_per_phase) {
 		/* the common case first: every distinct word of the phase in a
