@@ -1000,6 +1000,38 @@ static void gwrite(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, ui
 
 /* Shared access of one lane: bounds, race and initialisation checks, then
  * the value. Returns false when out of bounds. */
+/* Whether thread who's access of a shared word (at barrier count epoch,
+ * its warp's synchronisation count sync) is unordered with thread t of
+ * warp w now: another thread, since the last barrier, and not ordered by a
+ * warp synchronisation of their common warp. */
+static inline bool sword_unordered(const struct sim *s, const struct sim_warp *w, uint32_t t, int32_t who,
+                                   uint32_t epoch, uint32_t sync)
+{
+	return who >= 0 && (uint32_t)who != t && epoch == s->epoch && !((uint32_t)who / 32 == w->id && sync != w->sync);
+}
+
+/* Records thread t's read / write of sw at instruction pc. */
+static inline void sword_read(const struct sim *s, const struct sim_warp *w, struct sim_sword *sw, uint32_t t,
+                              uint32_t pc)
+{
+	sw->rtid = (int32_t)t;
+	sw->repoch = s->epoch;
+	sw->rsync = w->sync;
+	sw->rpc = pc;
+}
+
+static inline void sword_write(const struct sim *s, const struct sim_warp *w, struct sim_sword *sw, uint32_t t,
+                               uint32_t pc, bool atomic)
+{
+	sw->written = true;
+	sw->wtid = (int32_t)t;
+	sw->wepoch = s->epoch;
+	sw->wsync = w->sync;
+	sw->wpc = pc;
+	sw->watomic = atomic;
+	sw->rtid = -1;
+}
+
 static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane,
                           uint64_t off, unsigned n, bool write, bool atomic, uint64_t *v, bool *unk)
 {
@@ -1031,8 +1063,7 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 			if (v)
 				v->other_line = s->ins[sw->wpc].in->line;
 		}
-		if (write && sw->rtid >= 0 && (uint32_t)sw->rtid != t && sw->repoch == s->epoch &&
-		    !((uint32_t)sw->rtid / 32 == w->id && sw->rsync != w->sync)) {
+		if (write && sword_unordered(s, w, t, sw->rtid, sw->repoch, sw->rsync)) {
 			v = sim_violation(s, (uint32_t)sw->rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
 			                  (uint32_t)sw->rtid, t,
 			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
@@ -1048,20 +1079,10 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
 				              "thread %s reads shared byte offset %llu, which no thread has written",
 				              sim_thread(s, t, t0), (unsigned long long)wd * 4);
-			sw->rtid = (int32_t)t;
-			sw->repoch = s->epoch;
-			sw->rsync = w->sync;
-			sw->rpc = pc;
+			sword_read(s, w, sw, t, pc);
 		}
-		if (write) {
-			sw->written = true;
-			sw->wtid = (int32_t)t;
-			sw->wepoch = s->epoch;
-			sw->wsync = w->sync;
-			sw->wpc = pc;
-			sw->watomic = atomic;
-			sw->rtid = -1;
-		}
+		if (write)
+			sword_write(s, w, sw, t, pc, atomic);
 	}
 	/* the value, a word at a time (k bytes of word a >> 2 from byte sh) */
 	for (unsigned b = 0; b < n;) {
@@ -1099,20 +1120,12 @@ static inline bool shared_word(struct sim *s, struct sim_warp *w, uint32_t pc, u
 		return false;
 	uint32_t t = w->id * 32 + lane;
 	struct sim_sword *sw = &s->sh[off >> 2];
-	if (sw->wtid >= 0 && (uint32_t)sw->wtid != t && sw->wepoch == s->epoch &&
-	    !((uint32_t)sw->wtid / 32 == w->id && sw->wsync != w->sync))
+	if (sword_unordered(s, w, t, sw->wtid, sw->wepoch, sw->wsync))
 		return false;   /* written by another thread since the barrier */
 	if (write) {
-		if (sw->rtid >= 0 && (uint32_t)sw->rtid != t && sw->repoch == s->epoch &&
-		    !((uint32_t)sw->rtid / 32 == w->id && sw->rsync != w->sync))
+		if (sword_unordered(s, w, t, sw->rtid, sw->repoch, sw->rsync))
 			return false;   /* read by another thread since the barrier */
-		sw->written = true;
-		sw->wtid = (int32_t)t;
-		sw->wepoch = s->epoch;
-		sw->wsync = w->sync;
-		sw->wpc = pc;
-		sw->watomic = false;
-		sw->rtid = -1;
+		sword_write(s, w, sw, t, pc, false);
 		sw->val = (uint32_t)*v;
 		if (*unk)
 			sw->known &= (uint8_t)~0xfu;
@@ -1122,10 +1135,7 @@ static inline bool shared_word(struct sim *s, struct sim_warp *w, uint32_t pc, u
 	}
 	if (!sw->written)
 		return false;
-	sw->rtid = (int32_t)t;
-	sw->repoch = s->epoch;
-	sw->rsync = w->sync;
-	sw->rpc = pc;
+	sword_read(s, w, sw, t, pc);
 	if ((sw->known & 0xf) != 0xf)
 		*unk = true;
 	*v = sw->val;
