@@ -266,6 +266,7 @@ static void parse_override(struct cl *L, const yaml_node_t *n, struct px_config 
 		} else if (strcmp(key, "rules") == 0) {
 			parse_rules(L, vn, o.rules);
 		} else if (strcmp(key, "archs") == 0) {
+			free_strings(o.archs, o.narchs);   /* a repeated key: the last one counts */
 			o.archs = parse_strings(L, vn, "overrides.archs", &o.narchs);
 			check_archs(L, vn, o.archs, o.narchs);
 		} else {
