@@ -1203,6 +1203,30 @@ static uint32_t packed_wavefronts(const int64_t *addrs, uint32_t mask, uint32_t 
 	return p1 || p2 ? (wf + 1) / 2 : wf;
 }
 
+/* One 32-bit word of global/local memory at byte address ea (key_hi: the
+ * thread's bits for local memory), sign-extended when sgn; *unk when any
+ * byte is unknown. */
+static inline uint64_t load_word(struct sim *s, uint64_t key_hi, uint64_t ea, bool sgn, struct page_cache *pc,
+                                 bool *unk)
+{
+	uint64_t v = 0;
+	*unk = false;
+	if (ea & 3) {
+		v = gread(s, key_hi, ea, 4, unk, pc);
+	} else {
+		uint64_t word = (ea >> 2) ^ key_hi;
+		const struct sim_page *p = cached_page(s, word, pc);
+		unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
+		if (p && (p->known[i] & 0xf) == 0xf)
+			v = p->val[i];
+		else
+			*unk = true;
+	}
+	if (!*unk && sgn)
+		v = trunc_to((uint64_t)sext(v, 32), 64);
+	return v;
+}
+
 /* exec_mem's values for a load of nvec 32-bit elements per lane from
  * global or local memory (spc) at the known addresses of every lane in
  * mask: gread's work, one cached page lookup per page. */
@@ -1216,21 +1240,8 @@ __attribute__((noinline)) static void load_words(struct sim *s, const struct sim
 		uint32_t unk_lanes = 0;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint64_t ea = (uint64_t)addrs[l], v = 0;
-			bool unk = false;
-			if (ea & 3) {
-				v = gread(s, 0, ea, 4, &unk, &pc);
-			} else {
-				const struct sim_page *p = cached_page(s, ea >> 2, &pc);
-				unsigned i = (unsigned)((ea >> 2) % SIM_PAGE_WORDS);
-				if (p && (p->known[i] & 0xf) == 0xf)
-					v = p->val[i];
-				else
-					unk = true;
-			}
-			if (!unk && sgn)
-				v = trunc_to((uint64_t)sext(v, 32), 64);
-			lv[0][l] = v;
+			bool unk;
+			lv[0][l] = load_word(s, 0, (uint64_t)addrs[l], sgn, &pc, &unk);
 			unk_lanes |= (uint32_t)unk << l;
 		}
 		lunk[0] |= unk_lanes;
@@ -1240,22 +1251,8 @@ __attribute__((noinline)) static void load_words(struct sim *s, const struct sim
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint64_t key_hi = spc == SP_LOCAL ? ((uint64_t)(w->id * 32 + l) << 44) | (1ull << 62) : 0;
 		for (unsigned e = 0; e < nvec; e++) {
-			uint64_t ea = (uint64_t)addrs[l] + 4u * e, v = 0;
-			bool unk = false;
-			if (ea & 3) {
-				v = gread(s, key_hi, ea, 4, &unk, &pc);
-			} else {
-				uint64_t word = (ea >> 2) ^ key_hi;
-				const struct sim_page *p = cached_page(s, word, &pc);
-				unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
-				if (p && (p->known[i] & 0xf) == 0xf)
-					v = p->val[i];
-				else
-					unk = true;
-			}
-			if (!unk && sgn)
-				v = trunc_to((uint64_t)sext(v, 32), 64);
-			lv[e][l] = v;
+			bool unk;
+			lv[e][l] = load_word(s, key_hi, (uint64_t)addrs[l] + 4u * e, sgn, &pc, &unk);
 			lunk[e] |= (uint32_t)unk << l;
 		}
 	}
