@@ -127,12 +127,10 @@ static void l1_size(struct sim *s, uint64_t dynamic_shared)
 	if (a->unified_l1_shared && !px_occ_check(a, &q)) {
 		struct px_occ_result r;
 		px_occ_compute(a, &q, &r);
-		s->launch_shared_bytes = r.launch_shared_per_sm;
-		s->l1_bytes = r.l1_per_sm;
+		s->res->launch_shared_bytes = r.launch_shared_per_sm;
+		s->res->l1_bytes = r.l1_per_sm;
 	}
-	sim_l1_init(&s->l1, s->l1_bytes / 128);
-	s->res->l1_bytes = s->l1_bytes;
-	s->res->launch_shared_bytes = s->launch_shared_bytes;
+	sim_l1_init(&s->l1, s->res->l1_bytes / 128);
 }
 
 static bool setup(struct sim *s, struct px_diags *diags, const char *path)

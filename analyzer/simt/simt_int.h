@@ -307,10 +307,9 @@ struct sim {
 	uint64_t *var_addr;       /* per kernel var: shared offset / local offset */
 	uint64_t *mvar_addr;      /* per module var */
 	uint32_t epoch;           /* barriers completed by the block */
-	/* L1 model of the capacity the launch leaves (l1_bytes, 0 unknown:
-	 * unbounded); L2: lines (128 B) seen */
+	/* L1 model of the capacity the launch leaves (res->l1_bytes, 0
+	 * unknown: unbounded); L2: lines (128 B) seen */
 	struct sim_l1 l1;
-	uint32_t l1_bytes, launch_shared_bytes;
 	struct sim_lineset l2;
 	/* timing */
 	uint64_t cycle;
