@@ -343,8 +343,9 @@ void px_occ_text(struct px_buf *out, const struct px_arch *a, const struct px_oc
 		px_buf_printf(out, "; occupancy computed for %u KiB per SM", r->shared_per_sm / 1024);
 	px_buf_puts(out, "\n");
 	if (r->launch_shared_per_sm && r->launch_shared_per_sm != r->shared_per_sm)
-		px_buf_printf(out, "  at launch      the driver configures %u KiB of shared memory (measured rule)",
-		              r->launch_shared_per_sm / 1024);
+		px_buf_printf(out, "  at launch      the driver configures %u KiB of shared memory (%s)",
+		              r->launch_shared_per_sm / 1024,
+		              a->major == 9 ? "a rule measured on an H100" : "the H100's rule, assumed for this arch");
 	else if (r->launch_shared_per_sm)
 		px_buf_printf(out, "  at launch      %u KiB of shared memory", r->launch_shared_per_sm / 1024);
 	if (r->launch_shared_per_sm && r->l1_per_sm)
