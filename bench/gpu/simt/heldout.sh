@@ -4,7 +4,8 @@
 # records its loop timings into $OUT/NAME.jsonl (twice: NAME_2.jsonl), its
 # PTX and SASS next to them. Run through the device tool from the repository
 # root:   sh bench/gpu/simt/heldout.sh [NAME]
-# The committed fixtures: tests/fixtures/simt/heldout/ and heldout3/ (the
+# The committed fixtures: tests/fixtures/simt/heldout/ and heldout3/, and
+# probes/ for dc_probe and div_probe (the
 # measurements, the PTX the simulator reads, the SASS, gpu.txt).
 set -e
 OUT=${OUT:-/tmp}
