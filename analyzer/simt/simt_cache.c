@@ -86,35 +86,34 @@ static uint32_t fen_sum(const struct sim_l1 *c, uint32_t i)
 	return n;
 }
 
-static struct sim_l1line *l1_line(struct sim_l1 *c, uint64_t key, bool insert)
+/* The stamp of line: a table slot holds SIM_L1_CHUNK neighbouring lines,
+ * so a stream of lines mostly finds the slot of the line before (no cache
+ * miss per line in a large table). */
+static uint32_t *l1_stamp(struct sim_l1 *c, uint64_t line, bool insert)
 {
 	void *t = c->lines;
-	struct sim_l1line *e = slot_find(&t, &c->nlines, &c->caplines, sizeof *c->lines, key, insert);
+	struct sim_l1chunk *e = slot_find(&t, &c->nlines, &c->caplines, sizeof *c->lines, line / SIM_L1_CHUNK + 1,
+	                                  insert);
 	c->lines = t;
-	return e;
+	return &e->stamp[line % SIM_L1_CHUNK];
 }
 
 /* The ring is full: the hi most recent lines get stamps 1..k in their
- * order, the others none (their next touch misses, as it would). */
+ * order, the others none (their next touch misses, as it would: their old
+ * stamps no longer name them in the ring). */
 static void l1_compact(struct sim_l1 *c)
 {
 	uint64_t *keep = xcalloc(c->hi + 1, sizeof *keep);
 	uint32_t k = 0;
-	for (uint32_t st = c->ring_n; st >= 1; st--) {
-		uint64_t key = c->ring[st];
-		if (!key)
-			continue;
-		if (k < c->hi)
-			keep[k++] = key;
-		else
-			l1_line(c, key, false)->stamp = 0;
-	}
+	for (uint32_t st = c->ring_n; st >= 1 && k < c->hi; st--)
+		if (c->ring[st])
+			keep[k++] = c->ring[st];
 	memset(c->ring, 0, (c->ring_n + 1) * sizeof *c->ring);
 	memset(c->fen, 0, (c->ring_n + 1) * sizeof *c->fen);
 	for (uint32_t i = 0; i < k; i++) {
 		uint32_t st = k - i;
 		c->ring[st] = keep[i];
-		l1_line(c, keep[i], false)->stamp = st;
+		*l1_stamp(c, keep[i] - 1, false) = st;   /* a line of the table */
 		fen_add(c, st, 1);
 	}
 	c->t = c->marks = k;
@@ -125,19 +124,19 @@ bool sim_l1_touch(struct sim_l1 *c, uint64_t line)
 {
 	if (!c->cap)
 		return sim_lineset_has(&c->seen, line, true);
-	struct sim_l1line *e = l1_line(c, line + 1, true);
+	uint32_t *stamp = l1_stamp(c, line, true);
 	uint64_t dist = UINT64_MAX;   /* other lines touched since: none kept = far */
-	if (e->stamp) {
-		dist = c->marks - fen_sum(c, e->stamp);
-		fen_add(c, e->stamp, -1);
-		c->ring[e->stamp] = 0;
+	if (*stamp && c->ring[*stamp] == line + 1) {
+		dist = c->marks - fen_sum(c, *stamp);
+		fen_add(c, *stamp, -1);
+		c->ring[*stamp] = 0;
 		c->marks--;
 	}
 	if (c->t == c->ring_n)
-		l1_compact(c);
-	e->stamp = ++c->t;
-	c->ring[e->stamp] = line + 1;
-	fen_add(c, e->stamp, 1);
+		l1_compact(c);   /* (inserts nothing: stamp stays valid) */
+	*stamp = ++c->t;
+	c->ring[*stamp] = line + 1;
+	fen_add(c, *stamp, 1);
 	c->marks++;
 	if (dist < c->lo)
 		return true;

@@ -131,11 +131,13 @@ struct sim_lineset {
  * (hi - lo) of touches (spread evenly by error diffusion: deterministic).
  * D comes from a Fenwick tree over the touches' stamps in a ring, which is
  * compacted when full (the lines beyond hi dropped: they would miss).
+ * A line's stamp counts only while the ring still names the line there
+ * (compaction reuses stamps without clearing the dropped lines' own).
  * cap 0: no capacity (a line once touched always hits). */
-struct sim_l1line {
-	uint64_t key;      /* line + 1; 0 = free slot */
-	uint32_t stamp;    /* its last touch, 0 = none kept */
-	uint32_t pad;
+#define SIM_L1_CHUNK 16   /* neighbouring lines per slot of the line table */
+struct sim_l1chunk {
+	uint64_t key;      /* line / SIM_L1_CHUNK + 1; 0 = free slot */
+	uint32_t stamp[SIM_L1_CHUNK];   /* per line: its last touch, 0 = none */
 };
 struct sim_l1 {
 	uint32_t cap, lo, hi;          /* lines */
@@ -143,7 +145,7 @@ struct sim_l1 {
 	uint32_t t, marks;             /* the last stamp given; lines with a stamp in the ring */
 	uint64_t *ring;                /* per stamp: the line + 1 whose last touch it is, 0 = none */
 	uint32_t *fen;                 /* Fenwick tree over ring's marks (1-based) */
-	struct sim_l1line *lines; uint64_t nlines, caplines;
+	struct sim_l1chunk *lines; uint64_t nlines, caplines;
 	double credit;                 /* the error diffusion's running fraction */
 	struct sim_lineset seen;       /* cap 0 */
 };
