@@ -998,44 +998,64 @@ static void gwrite(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, ui
 	}
 }
 
-/* Shared access of one lane: bounds, race and initialisation checks, then
- * the value. Returns false when out of bounds. */
-/* Whether thread who's access of a shared word (at barrier count epoch,
- * its warp's synchronisation count sync) is unordered with thread t of
- * warp w now: another thread, since the last barrier, and not ordered by a
- * warp synchronisation of their common warp. */
-static inline bool sword_unordered(const struct sim *s, const struct sim_warp *w, uint32_t t, int32_t who,
-                                   uint32_t epoch, uint32_t sync)
+/* What the shared-memory checks read of the simulator and the warp, for
+ * one instruction: copied once (gcc reloads them for every lane when it
+ * reads them through s and w, whose fields the stores into the shared
+ * words could alias). */
+struct sh_now {
+	struct sim_sword *sh;
+	uint64_t limit;        /* s->sh_limit */
+	uint32_t epoch, sync;  /* s->epoch, w->sync */
+	uint32_t wid, pc;      /* the warp, the instruction */
+};
+
+static inline struct sh_now sh_now(const struct sim *s, const struct sim_warp *w, uint32_t pc)
 {
-	return who >= 0 && (uint32_t)who != t && epoch == s->epoch && !((uint32_t)who / 32 == w->id && sync != w->sync);
+	return (struct sh_now){s->sh, s->sh_limit, s->epoch, w->sync, w->id, pc};
 }
 
-/* Records thread t's read / write of sw at instruction pc. */
-static inline void sword_read(const struct sim *s, const struct sim_warp *w, struct sim_sword *sw, uint32_t t,
-                              uint32_t pc)
+/* Whether thread who's access of a shared word (at barrier count epoch,
+ * its warp's synchronisation count sync) is unordered with the threads
+ * of warp c->wid now other than who: since the last barrier, and not
+ * ordered by a warp synchronisation of their common warp. */
+static inline bool sword_recent(const struct sh_now *c, int32_t who, uint32_t epoch, uint32_t sync)
+{
+	return who >= 0 && epoch == c->epoch && !((uint32_t)who / 32 == c->wid && sync != c->sync);
+}
+
+/* The same for thread t: whether who is another thread and its access recent. */
+static inline bool sword_unordered(const struct sh_now *c, uint32_t t, int32_t who, uint32_t epoch, uint32_t sync)
+{
+	return (uint32_t)who != t && sword_recent(c, who, epoch, sync);
+}
+
+/* Records thread t's read / write of sw now. */
+static inline void sword_read(const struct sh_now *c, struct sim_sword *sw, uint32_t t)
 {
 	sw->rtid = (int32_t)t;
-	sw->repoch = s->epoch;
-	sw->rsync = w->sync;
-	sw->rpc = pc;
+	sw->repoch = c->epoch;
+	sw->rsync = c->sync;
+	sw->rpc = c->pc;
 }
 
-static inline void sword_write(const struct sim *s, const struct sim_warp *w, struct sim_sword *sw, uint32_t t,
-                               uint32_t pc, bool atomic)
+static inline void sword_write(const struct sh_now *c, struct sim_sword *sw, uint32_t t, bool atomic)
 {
 	sw->written = true;
 	sw->wtid = (int32_t)t;
-	sw->wepoch = s->epoch;
-	sw->wsync = w->sync;
-	sw->wpc = pc;
+	sw->wepoch = c->epoch;
+	sw->wsync = c->sync;
+	sw->wpc = c->pc;
 	sw->watomic = atomic;
 	sw->rtid = -1;
 }
 
+/* Shared access of one lane: bounds, race and initialisation checks, then
+ * the value. Returns false when out of bounds. */
 static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane,
                           uint64_t off, unsigned n, bool write, bool atomic, uint64_t *v, bool *unk)
 {
 	uint32_t t = w->id * 32 + lane;
+	struct sh_now now = sh_now(s, w, pc);
 	char t0[48], t1[48], l0[160], l1[160];
 	const char *op = atomic ? "updates" : write ? "writes" : "reads";
 	if (off + n > s->sh_limit) {
@@ -1063,7 +1083,7 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 			if (v)
 				v->other_line = s->ins[sw->wpc].in->line;
 		}
-		if (write && sword_unordered(s, w, t, sw->rtid, sw->repoch, sw->rsync)) {
+		if (write && sword_unordered(&now, t, sw->rtid, sw->repoch, sw->rsync)) {
 			v = sim_violation(s, (uint32_t)sw->rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
 			                  (uint32_t)sw->rtid, t,
 			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
@@ -1079,10 +1099,10 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
 				              "thread %s reads shared byte offset %llu, which no thread has written",
 				              sim_thread(s, t, t0), (unsigned long long)wd * 4);
-			sword_read(s, w, sw, t, pc);
+			sword_read(&now, sw, t);
 		}
 		if (write)
-			sword_write(s, w, sw, t, pc, atomic);
+			sword_write(&now, sw, t, atomic);
 	}
 	/* the value, a word at a time (k bytes of word a >> 2 from byte sh) */
 	for (unsigned b = 0; b < n;) {
@@ -1113,19 +1133,19 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
  * the declared memory, nothing to report (no race, a read of a word
  * written before). False, with nothing changed, for any other access:
  * shared_access does it. */
-static inline bool shared_word(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane, uint64_t off,
-                               bool write, uint64_t *v, bool *unk)
+static inline bool shared_word(const struct sh_now *c, uint32_t lane, uint64_t off, bool write, uint64_t *v,
+                               bool *unk)
 {
-	if ((off & 3) || off + 4 > s->sh_limit)
+	if ((off & 3) || off + 4 > c->limit)
 		return false;
-	uint32_t t = w->id * 32 + lane;
-	struct sim_sword *sw = &s->sh[off >> 2];
-	if (sword_unordered(s, w, t, sw->wtid, sw->wepoch, sw->wsync))
+	uint32_t t = c->wid * 32 + lane;
+	struct sim_sword *sw = &c->sh[off >> 2];
+	if (sword_unordered(c, t, sw->wtid, sw->wepoch, sw->wsync))
 		return false;   /* written by another thread since the barrier */
 	if (write) {
-		if (sword_unordered(s, w, t, sw->rtid, sw->repoch, sw->rsync))
+		if (sword_unordered(c, t, sw->rtid, sw->repoch, sw->rsync))
 			return false;   /* read by another thread since the barrier */
-		sword_write(s, w, sw, t, pc, false);
+		sword_write(c, sw, t, false);
 		sw->val = (uint32_t)*v;
 		if (*unk)
 			sw->known &= (uint8_t)~0xfu;
@@ -1135,7 +1155,7 @@ static inline bool shared_word(struct sim *s, struct sim_warp *w, uint32_t pc, u
 	}
 	if (!sw->written)
 		return false;
-	sword_read(s, w, sw, t, pc);
+	sword_read(c, sw, t);
 	if ((sw->known & 0xf) != 0xf)
 		*unk = true;
 	*v = sw->val;
@@ -1258,24 +1278,65 @@ __attribute__((noinline)) static void load_words(struct sim *s, const struct sim
 	}
 }
 
-/* The same for a load from shared memory (shared_word, else
- * shared_access, per lane and element as exec_mem's loop does them).
- * Neither is inlined into exec_mem: gcc then compiled exec_mem's other
- * paths worse (global_stream +0.9%). */
+/* The word of the access before in load_shared_words, where the next
+ * access of it needs no checks: no recent write orders it for some
+ * threads only, so the checks and the value are the same, and the access
+ * only becomes the word's reader (lanes that share a word: a broadcast). */
+struct sh_prev {
+	struct sim_sword *sw;          /* NULL: none */
+	uint64_t ea, v;
+	bool unk;
+};
+
+/* One 32-bit word of a shared load for one lane (shared_word, else
+ * shared_access), sign-extended when sgn; *unk when unknown. */
+static inline uint64_t shared_load_word(struct sim *s, struct sim_warp *w, const struct sh_now *now,
+                                        struct sh_prev *prev, uint32_t lane, uint64_t ea, bool sgn, bool *unk)
+{
+	uint64_t v = 0;
+	*unk = false;
+	if (prev->sw && ea == prev->ea) {
+		prev->sw->rtid = (int32_t)(now->wid * 32 + lane);   /* (sword_read's other fields are the same) */
+		v = prev->v;
+		*unk = prev->unk;
+	} else if (shared_word(now, lane, ea, false, &v, unk)) {
+		struct sim_sword *sw = &now->sh[ea >> 2];
+		*prev = (struct sh_prev){sword_recent(now, sw->wtid, sw->wepoch, sw->wsync) ? NULL : sw, ea, v, *unk};
+	} else {
+		shared_access(s, w, now->pc, lane, ea, 4, false, false, &v, unk);
+		prev->sw = NULL;
+	}
+	if (!*unk && sgn)
+		v = trunc_to((uint64_t)sext(v, 32), 64);
+	return v;
+}
+
+/* The same for a load from shared memory, per lane and element as
+ * exec_mem's loop does them. Neither is inlined into exec_mem: gcc then
+ * compiled exec_mem's other paths worse (global_stream +0.9%). */
 __attribute__((noinline)) static void load_shared_words(struct sim *s, struct sim_warp *w, uint32_t pc,
                                                         const int64_t *addrs, uint32_t mask, unsigned nvec,
                                                         bool sgn, uint64_t lv[8][32], uint32_t lunk[8])
 {
+	struct sh_now now = sh_now(s, w, pc);
+	struct sh_prev prev = {0};
+	if (nvec == 1) {
+		/* the commonest: one word per lane */
+		uint32_t unk_lanes = 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk;
+			lv[0][l] = shared_load_word(s, w, &now, &prev, l, (uint64_t)addrs[l], sgn, &unk);
+			unk_lanes |= (uint32_t)unk << l;
+		}
+		lunk[0] |= unk_lanes;
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		for (unsigned e = 0; e < nvec; e++) {
-			uint64_t ea = (uint64_t)addrs[l] + 4u * e, v = 0;
-			bool unk = false;
-			if (!shared_word(s, w, pc, l, ea, false, &v, &unk))
-				shared_access(s, w, pc, l, ea, 4, false, false, &v, &unk);
-			if (!unk && sgn)
-				v = trunc_to((uint64_t)sext(v, 32), 64);
-			lv[e][l] = v;
+			bool unk;
+			lv[e][l] = shared_load_word(s, w, &now, &prev, l, (uint64_t)addrs[l] + 4u * e, sgn, &unk);
 			lunk[e] |= (uint32_t)unk << l;
 		}
 	}
@@ -1450,6 +1511,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	uint32_t lunk[8] = {0};
 	bool defer = is_ld && nvec <= 8, sgn = px_type_kind(t) == 's';
 	struct page_cache cache = {0};   /* loads only: nothing is inserted meanwhile */
+	struct sh_now now = sh_now(s, w, pc);
 	/* loads of 32-bit words at known addresses: loops of their own */
 	bool words = defer && (spc == SP_GLOBAL || spc == SP_LOCAL || spc == SP_SHARED) && eb == 4 &&
 	             known_mask == mask;
@@ -1473,7 +1535,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				uint64_t v = 0;
 				if (!aunk) {
 					if (spc == SP_SHARED) {
-						if (eb != 4 || !shared_word(s, w, pc, l, ea, false, &v, &unk))
+						if (eb != 4 || !shared_word(&now, l, ea, false, &v, &unk))
 							shared_access(s, w, pc, l, ea, eb, false, false, &v, &unk);
 					} else if (spc == SP_PARAM) {
 						v = param_read(s, ea, eb, &unk);
@@ -1510,7 +1572,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				continue;
 			if (is_st) {
 				if (spc == SP_SHARED) {
-					if (eb != 4 || !shared_word(s, w, pc, l, ea, true, &v, &unk))
+					if (eb != 4 || !shared_word(&now, l, ea, true, &v, &unk))
 						shared_access(s, w, pc, l, ea, eb, true, false, &v, &unk);
 				}
 				else if (spc != SP_PARAM)
