@@ -413,6 +413,36 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 	return EK_ARITH;
 }
 
+/* The state space an access resolves to (resolve_space). */
+enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_OTHER };
+
+/* A memory operation's last address pattern and what the timing model
+ * made of it (exec_mem): a warp whose active lanes' addresses lie as far
+ * from its first active lane's as the memo's (the next warp of a tile or a
+ * stream, the next iteration) gets the same wavefronts when its first
+ * address is a multiple of 4 bytes from the memo's (banks are words mod
+ * 32: the shift only renames them), and the same sectors and lines, moved,
+ * when a multiple of 128 (a line). */
+struct sim_memo {
+	uint8_t spc;             /* SP_*, SP_OTHER (never a hit) before the first */
+	bool repeat;             /* global: a lane named the line of the lane before */
+	uint32_t mask;           /* the lanes with a known address */
+	int64_t a0;              /* the first lane's address */
+	uint64_t rel[32];        /* per lane of mask: its address - a0 */
+	uint32_t sec, wf;        /* global: sectors; wavefronts (shared: after packed_wavefronts) */
+	uint32_t nlines;         /* global: the lines touched, in lane order, less repeats */
+	uint64_t dline[32];      /* ... each less a0's line, modulo 2^57 */
+};
+#define MEMO_LINES ((1ull << 57) - 1)   /* line numbers of 64-bit addresses */
+
+/* Whether an address or distance is so near 0 (within 2^59) that sums of
+ * two stay far from overflowing (the memo's moved addresses count
+ * exactly as the originals). */
+static inline bool memo_near(uint64_t x)
+{
+	return x + (1ull << 59) < (1ull << 60);
+}
+
 /* Requires: s->f with fill_cfg; s->slot_base. Fills s->ins. */
 void sim_decode(struct sim *s)
 {
@@ -421,13 +451,22 @@ void sim_decode(struct sim *s)
 #if PX_SIMT_HW_FMA
 	s->hw_fma = have_hw_fma();
 #endif
-	s->ins = xcalloc(f->ninsns + 1, sizeof *s->ins);
+	/* the memory operations' memos follow the instructions in one block
+	 * (freed with s->ins) */
+	uint32_t nmem = 0;
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		nmem += exec_kind(&f->insns[i], px_opcode_flags(f->insns[i].op)) == EK_MEM;
+	size_t memo_at = (f->ninsns + 1) * sizeof *s->ins;   /* (a multiple of 8: struct sim_memo's alignment) */
+	s->ins = xcalloc(1, memo_at + nmem * sizeof(struct sim_memo));
+	struct sim_memo *memo = (struct sim_memo *)((char *)s->ins + memo_at);
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		struct sim_insn *si = &s->ins[i];
 		si->in = in;
 		si->flags = px_opcode_flags(in->op);
 		si->ek = exec_kind(in, si->flags);
+		if (si->ek == EK_MEM)
+			si->memo = memo++;
 		si->pipe = si->lat_pipe = (uint8_t)pipe_of(in);
 		/* sm_90 (ptxas 13.0): 32-bit integer add/sub become VIADD or
 		 * IMAD.IADD, which issue to the FMA pipe beside LOP3/ISETP/SHF on
@@ -913,8 +952,6 @@ uint32_t sim_guard_pred(struct sim *s, struct sim_warp *w, const struct sim_insn
 }
 
 /* ---- memory ---- */
-enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_OTHER };
-
 static int resolve_space(const struct sim *s, unsigned space, uint64_t *addr)
 {
 	switch (space) {
@@ -1342,6 +1379,108 @@ __attribute__((noinline)) static void load_shared_words(struct sim *s, struct si
 	}
 }
 
+/* Whether the lanes of mask (every one with a known address) have the
+ * addresses of mo's pattern, moved so far that what it holds stays true
+ * (struct sim_memo). */
+static inline bool memo_hit(const struct sim_memo *mo, int spc, const int64_t *a, uint32_t mask)
+{
+	if (mo->mask != mask || mo->spc != spc || !mask)
+		return false;
+	uint64_t a0 = (uint64_t)a[__builtin_ctz(mask)];
+	if ((a0 - (uint64_t)mo->a0) & (spc == SP_SHARED ? 3 : 127) || !memo_near(a0))
+		return false;
+	uint64_t diff = 0;
+	if (mask == UINT32_MAX) {
+		for (uint32_t l = 0; l < 32; l++)   /* (no branch: gcc vectorises it) */
+			diff |= ((uint64_t)a[l] - a0) ^ mo->rel[l];
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			diff |= ((uint64_t)a[l] - a0) ^ mo->rel[l];
+		}
+	}
+	return !diff;
+}
+
+/* Records the addresses of the lanes of mask and what they cost in mo (none
+ * when an address is so far out that moving it could overflow). */
+static void memo_store(struct sim_memo *mo, int spc, const int64_t *a, uint32_t mask, uint32_t sec, uint32_t wf,
+                       const uint64_t *lines, uint32_t nlines, bool repeat)
+{
+	uint64_t a0 = (uint64_t)a[__builtin_ctz(mask)];
+	bool near = memo_near(a0);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		mo->rel[l] = (uint64_t)a[l] - a0;
+		near &= memo_near(mo->rel[l]);
+	}
+	mo->mask = near ? mask : 0;
+	mo->spc = (uint8_t)spc;
+	mo->a0 = (int64_t)a0;
+	mo->sec = sec;
+	mo->wf = wf;
+	mo->nlines = nlines;
+	mo->repeat = repeat;
+	for (uint32_t i = 0; i < nlines; i++)
+		mo->dline[i] = (lines[i] - (a0 >> 7)) & MEMO_LINES;
+}
+
+/* The lines mo's lanes touch (memo_store's lines) for a first address a0:
+ * how many; *repeat as memo_store's. */
+static inline uint32_t memo_lines(const struct sim_memo *mo, uint64_t a0, uint64_t *lines, bool *repeat)
+{
+	for (uint32_t i = 0; i < mo->nlines; i++)
+		lines[i] = ((a0 >> 7) + mo->dline[i]) & MEMO_LINES;
+	*repeat = mo->repeat;
+	return mo->nlines;
+}
+
+/* The 128-byte lines of a global or local access, in lane order, a lane on
+ * the line of the lane before left out (*repeat then): how many. Local
+ * lines carry the thread. */
+static uint32_t lane_lines(const struct sim_warp *w, int spc, const int64_t *addrs, uint32_t known_mask,
+                           uint64_t *lines, bool *repeat)
+{
+	uint32_t n = 0;
+	*repeat = false;
+	for (uint32_t m = known_mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t line = ((uint64_t)addrs[l] >> 7) ^ (spc == SP_LOCAL ? (uint64_t)(w->id * 32 + l) << 40 : 0);
+		if (n && line == lines[n - 1])
+			*repeat = true;
+		else
+			lines[n++] = line;
+	}
+	return n;
+}
+
+/* Touches the lines of an access in the L1 (unless .cg) and the L2: the
+ * latency of the slowest (at least the L1's). Stores allocate in the L1
+ * (write-through): they take its lines from the loads (simt_cache.c);
+ * .cg ones stop at the L2. */
+static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg)
+{
+	double worst = s->lat_l1;
+	for (uint32_t i = 0; i < n; i++) {
+		double lt;
+		if (is_st) {
+			if (!cg)
+				sim_l1_touch(&s->l1, lines[i]);
+			sim_lineset_has(&s->l2, lines[i], true);
+			continue;
+		}
+		if (!cg && sim_l1_touch(&s->l1, lines[i]))
+			lt = s->lat_l1;
+		else if (sim_lineset_has(&s->l2, lines[i], true))
+			lt = s->lat_l2;
+		else
+			lt = s->lat_dram;
+		if (lt > worst)
+			worst = lt;
+	}
+	return worst;
+}
+
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
 static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
@@ -1425,68 +1564,54 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		sim_note(s, pc, "address depends on an unknown value (memory contents or a parameter without "
 		         "--param): the access is skipped for those lanes, its results are unknown");
 	/* timing */
-	uint32_t bytes = eb * nvec;
+	uint32_t bytes = eb * nvec, wide = bytes * (si->vecw ? si->vecw : 1);
+	struct sim_memo *mo = si->memo;
+	bool hit = known_mask == mask && memo_hit(mo, spc, addrs, mask);
 	if (spc == SP_SHARED) {
 		uint32_t wf = 1, ideal = 1;
-		uint32_t wide = bytes * (si->vecw ? si->vecw : 1);
-		if (known_mask)
+		if (hit) {
+			wf = mo->wf;
+		} else if (known_mask) {
 			px_warp_wavefronts(addrs, known_mask, wide, &wf, &ideal);
-		if (is_ld && wide > 4 && wf > 1 && known_mask == mask)
-			wf = packed_wavefronts(addrs, mask, wf);
+			if (is_ld && wide > 4 && wf > 1 && known_mask == mask)
+				wf = packed_wavefronts(addrs, mask, wf);
+			if (known_mask == mask)
+				memo_store(mo, spc, addrs, mask, 0, wf, NULL, 0, false);
+		}
 		*occ = wf ? wf : 1;
 		*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
-		uint32_t sec = 1, ideal = 1;
-		if (known_mask)
+		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0;
+		uint64_t lines[32];
+		bool repeat = false;
+		if (hit) {
+			sec = mo->sec;
+			wf = mo->wf;
+			nlines = memo_lines(mo, (uint64_t)addrs[__builtin_ctz(mask)], lines, &repeat);
+		} else if (known_mask) {
 			px_warp_sectors(addrs, known_mask, bytes, &sec, &ideal);
+			if (is_ld)
+				px_warp_wavefronts(addrs, known_mask, wide, &wf, &ideal);
+			nlines = lane_lines(w, spc, addrs, known_mask, lines, &repeat);
+			if (known_mask == mask && spc == SP_GLOBAL)
+				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
+		}
 		*occ = sec / s->lsu_sectors_per_clk;
 		/* a load's data leaves the L1 through the same 32 banks of 4
 		 * bytes as shared memory, one wavefront per conflict-free set:
 		 * l1_gather_tput (32 lanes on 32 lines at one offset) takes 32
 		 * cycles a load, 1858 / 4082 / 8179 cycles measured for 64 /
 		 * 128 / 256 loads of 32 lines (simt_heldout.cu) */
-		uint32_t wf = 1;
-		if (is_ld && known_mask) {
-			uint32_t iw = 1;
-			px_warp_wavefronts(addrs, known_mask, bytes * (si->vecw ? si->vecw : 1), &wf, &iw);
-			if (wf > *occ)
-				*occ = wf;
-		}
+		if (is_ld && known_mask && wf > *occ)
+			*occ = wf;
 		if (*occ < 1)
 			*occ = 1;
 		bool cg = (si->mw & (MW(CG) | MW(CV))) || is_atom;
-		double worst = s->lat_l1;
-		uint64_t prev = 0;
-		for (uint32_t m = known_mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint64_t line = ((uint64_t)addrs[l] >> 7) ^ (spc == SP_LOCAL ? (uint64_t)(w->id * 32 + l) << 40 : 0);
-			double lt;
-			if (m != known_mask && line == prev) {
-				/* the lane before put this line in the caches: an L1 hit
-				 * (no later than worst), or for .cg an L2 hit */
-				if (!is_st && cg && s->lat_l2 > worst)
-					worst = s->lat_l2;
-				continue;
-			}
-			prev = line;
-			if (is_st) {
-				/* stores allocate in the L1 (write-through): they take
-				 * its lines from the loads (simt_cache.c); .cg ones
-				 * stop at the L2 */
-				if (!cg)
-					sim_l1_touch(&s->l1, line);
-				sim_lineset_has(&s->l2, line, true);
-				continue;
-			}
-			if (!cg && sim_l1_touch(&s->l1, line))
-				lt = s->lat_l1;
-			else if (sim_lineset_has(&s->l2, line, true))
-				lt = s->lat_l2;
-			else
-				lt = s->lat_dram;
-			if (lt > worst)
-				worst = lt;
-		}
+		double worst = touch_lines(s, lines, nlines, is_st, cg);
+		/* a lane on the line of the lane before finds it in the caches:
+		 * an L1 hit (no later than worst), or for .cg an L2 hit */
+		if (repeat && !is_st && cg && s->lat_l2 > worst)
+			worst = s->lat_l2;
 		double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
 		*lat = worst + (wf - 1 > spread ? wf - 1 : spread);
 		if (worst > s->lat_l1 && !is_st) {

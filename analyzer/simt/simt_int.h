@@ -69,8 +69,10 @@ enum sim_modword {
 };
 #define MW(e) (1u << MWB_##e)
 
+struct sim_memo;
 struct sim_insn {
 	const struct px_insn *in;
+	struct sim_memo *memo;   /* memory operations: simt_exec.c's access memo (in s->ins's block) */
 	uint32_t mw;       /* SIM_MODWORDS present */
 	unsigned flags;    /* px_opcode_flags(in->op) */
 	uint8_t pipe;      /* enum sim_pipe: the pipe it issues to */
