@@ -1481,6 +1481,39 @@ static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool
 	return worst;
 }
 
+/* The addresses of the lanes of mask for an operation whose instruction
+ * names its state space (shared: the generic window taken off): the lanes
+ * whose address is known (the others' addrs 0). */
+static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_opnd *ao, uint32_t mask, bool shared,
+                                   int64_t *addrs)
+{
+	const uint64_t *av = ao->slot != UINT32_MAX ? &w->val[(size_t)ao->slot * 32] : NULL;
+	uint32_t aunk = ao->slot != UINT32_MAX ? w->unk[ao->slot] : 0;
+	if (mask == UINT32_MAX && av && !aunk) {
+		/* the commonest: a register known in every lane (no branch: gcc
+		 * vectorises it) */
+		for (uint32_t l = 0; l < 32; l++) {
+			uint64_t a = ao->imm + av[l];
+			addrs[l] = (int64_t)(shared && a >= SIM_SHARED_WIN ? a - SIM_SHARED_WIN : a);
+		}
+		return mask;
+	}
+	uint32_t known_mask = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = ao->imm + (av ? av[l] : 0);
+		if (aunk >> l & 1) {
+			addrs[l] = 0;
+			continue;
+		}
+		if (shared && a >= SIM_SHARED_WIN)
+			a -= SIM_SHARED_WIN;
+		addrs[l] = (int64_t)a;
+		known_mask |= 1u << l;
+	}
+	return known_mask;
+}
+
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
 static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
@@ -1524,20 +1557,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	          : in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA ||
 	            in->space == PX_SPACE_SHARED_CLUSTER ? SP_SHARED : SP_OTHER;
 	if (fixed != SP_OTHER) {
-		const uint64_t *av = ao->slot != UINT32_MAX ? &w->val[(size_t)ao->slot * 32] : NULL;
-		uint32_t aunk = ao->slot != UINT32_MAX ? w->unk[ao->slot] : 0;
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint64_t a = ao->imm + (av ? av[l] : 0);
-			if (aunk >> l & 1) {
-				addrs[l] = 0;
-				continue;
-			}
-			if (fixed == SP_SHARED && a >= SIM_SHARED_WIN)
-				a -= SIM_SHARED_WIN;
-			addrs[l] = (int64_t)a;
-			known_mask |= 1u << l;
-		}
+		known_mask = fixed_addrs(w, ao, mask, fixed == SP_SHARED, addrs);
 		if (known_mask)
 			spc = fixed;
 	}
