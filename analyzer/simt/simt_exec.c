@@ -1260,28 +1260,66 @@ static uint32_t packed_wavefronts(const int64_t *addrs, uint32_t mask, uint32_t 
 	return p1 || p2 ? (wf + 1) / 2 : wf;
 }
 
+/* Word i of page p (NULL: absent), sign-extended when sgn; *unk (and 0)
+ * when any byte is unknown. */
+static inline uint64_t page_word(const struct sim_page *p, unsigned i, bool sgn, bool *unk)
+{
+	*unk = !p || (p->known[i] & 0xf) != 0xf;
+	if (*unk)
+		return 0;
+	return sgn ? trunc_to((uint64_t)sext(p->val[i], 32), 64) : p->val[i];
+}
+
 /* One 32-bit word of global/local memory at byte address ea (key_hi: the
  * thread's bits for local memory), sign-extended when sgn; *unk when any
  * byte is unknown. */
 static inline uint64_t load_word(struct sim *s, uint64_t key_hi, uint64_t ea, bool sgn, struct page_cache *pc,
                                  bool *unk)
 {
-	uint64_t v = 0;
-	*unk = false;
-	if (ea & 3) {
-		v = gread(s, key_hi, ea, 4, unk, pc);
-	} else {
+	if (!(ea & 3)) {
 		uint64_t word = (ea >> 2) ^ key_hi;
-		const struct sim_page *p = cached_page(s, word, pc);
-		unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
-		if (p && (p->known[i] & 0xf) == 0xf)
-			v = p->val[i];
-		else
-			*unk = true;
+		return page_word(cached_page(s, word, pc), (unsigned)(word % SIM_PAGE_WORDS), sgn, unk);
 	}
+	*unk = false;
+	uint64_t v = gread(s, key_hi, ea, 4, unk, pc);
 	if (!*unk && sgn)
 		v = trunc_to((uint64_t)sext(v, 32), 64);
 	return v;
+}
+
+/* Whether the 32 lanes read consecutive aligned words, lane 0 the first
+ * (a warp streaming through an array). */
+static bool consecutive_words(const int64_t *addrs)
+{
+	uint64_t a0 = (uint64_t)addrs[0], diff = a0 & 3;
+	for (uint32_t l = 0; l < 32; l++)   /* (no branch: gcc vectorises it) */
+		diff |= (uint64_t)addrs[l] ^ (a0 + 4 * l);
+	return !diff && a0 <= UINT64_MAX - 4 * 31;
+}
+
+/* load_words for 32 lanes reading consecutive global words from word0:
+ * a page lookup per page. */
+static void load_consecutive(struct sim *s, uint64_t word0, bool sgn, uint64_t lv[32], uint32_t *lunk)
+{
+	uint32_t unk_lanes = 0;
+	for (uint32_t l = 0; l < 32;) {
+		unsigned i = (unsigned)((word0 + l) % SIM_PAGE_WORDS);
+		uint32_t n = SIM_PAGE_WORDS - i < 32 - l ? SIM_PAGE_WORDS - i : 32 - l;   /* lanes on this page */
+		const struct sim_page *p = mem_page(&s->global, word0 + l, false);
+		if (!p) {
+			/* never written: unknown */
+			memset(&lv[l], 0, n * sizeof *lv);
+			unk_lanes |= (uint32_t)(((1ull << n) - 1) << l);
+			l += n;
+			continue;
+		}
+		for (uint32_t end = l + n; l < end; l++, i++) {
+			bool unk;
+			lv[l] = page_word(p, i, sgn, &unk);
+			unk_lanes |= (uint32_t)unk << l;
+		}
+	}
+	*lunk |= unk_lanes;
 }
 
 /* exec_mem's values for a load of nvec 32-bit elements per lane from
@@ -1292,6 +1330,10 @@ __attribute__((noinline)) static void load_words(struct sim *s, const struct sim
                                                  uint64_t lv[8][32], uint32_t lunk[8])
 {
 	struct page_cache pc = {0};
+	if (nvec == 1 && spc == SP_GLOBAL && mask == UINT32_MAX && consecutive_words(addrs)) {
+		load_consecutive(s, (uint64_t)addrs[0] >> 2, sgn, lv[0], &lunk[0]);
+		return;
+	}
 	if (nvec == 1 && spc == SP_GLOBAL) {
 		/* the commonest: one global word per lane */
 		uint32_t unk_lanes = 0;
