@@ -1523,6 +1523,13 @@ static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool
 	return worst;
 }
 
+/* a[l] = v[l] + imm for the 32 lanes. */
+static inline void lanes_plus(int64_t *restrict a, const uint64_t *restrict v, uint64_t imm)
+{
+	for (uint32_t l = 0; l < 32; l++)
+		a[l] = (int64_t)(v[l] + imm);
+}
+
 /* The addresses of the lanes of mask for an operation whose instruction
  * names its state space (shared: the generic window taken off): the lanes
  * whose address is known (the others' addrs 0). */
@@ -1532,12 +1539,16 @@ static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_op
 	const uint64_t *av = ao->slot != UINT32_MAX ? &w->val[(size_t)ao->slot * 32] : NULL;
 	uint32_t aunk = ao->slot != UINT32_MAX ? w->unk[ao->slot] : 0;
 	if (mask == UINT32_MAX && av && !aunk) {
-		/* the commonest: a register known in every lane (no branch: gcc
-		 * vectorises it) */
-		for (uint32_t l = 0; l < 32; l++) {
-			uint64_t a = ao->imm + av[l];
-			addrs[l] = (int64_t)(shared && a >= SIM_SHARED_WIN ? a - SIM_SHARED_WIN : a);
-		}
+		/* the commonest: a register known in every lane (restrict, no
+		 * branch: gcc vectorises the global one) */
+		uint64_t imm = ao->imm;
+		if (!shared)
+			lanes_plus(addrs, av, imm);
+		else
+			for (uint32_t l = 0; l < 32; l++) {
+				uint64_t a = imm + av[l];
+				addrs[l] = (int64_t)(a >= SIM_SHARED_WIN ? a - SIM_SHARED_WIN : a);
+			}
 		return mask;
 	}
 	uint32_t known_mask = 0;
