@@ -423,7 +423,16 @@ enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_OTHER };
  * address is a multiple of 4 bytes from the memo's (banks are words mod
  * 32: the shift only renames them), and the same sectors and lines, moved,
  * when a multiple of 128 (a line). */
+enum { MK_OTHER, MK_LD, MK_ST, MK_ATOM };   /* sim_memo.kind */
 struct sim_memo {
+	/* the instruction, decoded once (decode_mem) */
+	uint8_t kind;            /* MK_*: ld/ldu, st, atom/red, else not simulated */
+	uint8_t fixed;           /* the SP_* its state space resolves to for every lane, else SP_OTHER */
+	uint8_t eb, nvec;        /* bytes per element, elements per lane */
+	bool sgn;                /* a signed type (loads sign-extend) */
+	int8_t ao, dst, vo, vo2; /* operands: address, destination, value, second value; -1 none */
+	unsigned type;           /* the element type (PX_TYPE_*) */
+	/* the last access */
 	uint8_t spc;             /* SP_*, SP_OTHER (never a hit) before the first */
 	bool repeat;             /* global: a lane named the line of the lane before */
 	uint32_t mask;           /* the lanes with a known address */
@@ -441,6 +450,37 @@ struct sim_memo {
 static inline bool memo_near(uint64_t x)
 {
 	return x + (1ull << 59) < (1ull << 60);
+}
+
+/* The memory operation si's facts that exec_mem needs (si->op decoded). */
+static void decode_mem(struct sim_insn *si)
+{
+	const struct px_insn *in = si->in;
+	struct sim_memo *mo = si->memo;
+	mo->kind = in->op == PX_OP_LD || in->op == PX_OP_LDU ? MK_LD : in->op == PX_OP_ST ? MK_ST
+	         : in->op == PX_OP_ATOM || in->op == PX_OP_RED ? MK_ATOM : MK_OTHER;
+	mo->type = in->ntypes ? in->types[in->ntypes - 1] : PX_TYPE_B32;
+	unsigned eb = px_type_bits(mo->type) / 8;
+	mo->eb = (uint8_t)(eb ? eb : 4);
+	mo->nvec = (uint8_t)(in->vec ? in->vec : 1);
+	mo->sgn = px_type_kind(mo->type) == 's';
+	mo->ao = mo->dst = mo->vo = mo->vo2 = -1;
+	for (int k = 0; k < si->nop; k++)
+		if (si->op[k].kind == PX_OPND_ADDR) {
+			mo->ao = (int8_t)k;
+			if (k > 0 && (mo->kind == MK_LD || in->op == PX_OP_ATOM))
+				mo->dst = 0;
+			mo->vo = (int8_t)(k + 1 < si->nop ? k + 1 : -1);
+			mo->vo2 = (int8_t)(k + 2 < si->nop ? k + 2 : -1);
+			break;
+		}
+	/* a state space named in the instruction resolves the same for every
+	 * lane (resolve_space; shared: the generic window taken off) */
+	mo->fixed = in->space == PX_SPACE_GLOBAL || in->space == PX_SPACE_CONST ? SP_GLOBAL
+	          : in->space == PX_SPACE_LOCAL ? SP_LOCAL : in->space == PX_SPACE_PARAM ? SP_PARAM
+	          : in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA ||
+	            in->space == PX_SPACE_SHARED_CLUSTER ? SP_SHARED : SP_OTHER;
+	mo->spc = SP_OTHER;
 }
 
 /* Requires: s->f with fill_cfg; s->slot_base. Fills s->ins. */
@@ -481,6 +521,8 @@ void sim_decode(struct sim *s)
 		si->nop = (uint8_t)(in->nopnds > 6 ? 6 : in->nopnds);
 		for (uint32_t k = 0; k < si->nop; k++)
 			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
+		if (si->memo)
+			decode_mem(si);
 		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';
 		si->guarded = in->guard >= 0;
 		si->src_regs = si->nop >= 2 && si->nop <= 4;
@@ -1573,42 +1615,24 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 {
 	const struct sim_insn *si = &s->ins[pc];
 	const struct px_insn *in = si->in;
-	bool is_ld = in->op == PX_OP_LD || in->op == PX_OP_LDU;
-	bool is_st = in->op == PX_OP_ST;
-	bool is_atom = in->op == PX_OP_ATOM || in->op == PX_OP_RED;
-	if (!is_ld && !is_st && !is_atom) {
+	struct sim_memo *mo = si->memo;
+	bool is_ld = mo->kind == MK_LD, is_st = mo->kind == MK_ST, is_atom = mo->kind == MK_ATOM;
+	if (mo->kind == MK_OTHER) {
 		for (uint32_t d = 0; d < si->ndefs; d++)
 			w->unk[si->defs[d]] |= mask;
 		sim_note(s, pc, "'%.*s' is not simulated: its results are unknown", (int)in->opname.n, in->opname.p);
 		return;
 	}
-	unsigned t = in->ntypes ? in->types[in->ntypes - 1] : PX_TYPE_B32;
-	unsigned eb = px_type_bits(t) / 8;
-	if (!eb)
-		eb = 4;
-	unsigned nvec = in->vec ? in->vec : 1;
-	const struct sim_opnd *ao = NULL, *vo = NULL, *vo2 = NULL;
-	const struct sim_opnd *dst = NULL;
-	for (uint32_t k = 0; k < si->nop; k++)
-		if (si->op[k].kind == PX_OPND_ADDR) {
-			ao = &si->op[k];
-			if (is_ld || (in->op == PX_OP_ATOM))
-				dst = k > 0 ? &si->op[0] : NULL;
-			vo = k + 1 < si->nop ? &si->op[k + 1] : NULL;
-			vo2 = k + 2 < si->nop ? &si->op[k + 2] : NULL;
-			break;
-		}
-	if (!ao)
+	if (mo->ao < 0)
 		return;
+	unsigned t = mo->type, eb = mo->eb, nvec = mo->nvec;
+	const struct sim_opnd *ao = &si->op[mo->ao];
+	const struct sim_opnd *dst = mo->dst >= 0 ? &si->op[mo->dst] : NULL;
+	const struct sim_opnd *vo = mo->vo >= 0 ? &si->op[mo->vo] : NULL;
+	const struct sim_opnd *vo2 = mo->vo2 >= 0 ? &si->op[mo->vo2] : NULL;
 	int64_t addrs[32];
 	uint32_t known_mask = 0;
-	int spc = SP_OTHER;
-	/* a state space named in the instruction resolves the same for every
-	 * lane (resolve_space; shared: the generic window taken off) */
-	int fixed = in->space == PX_SPACE_GLOBAL || in->space == PX_SPACE_CONST ? SP_GLOBAL
-	          : in->space == PX_SPACE_LOCAL ? SP_LOCAL : in->space == PX_SPACE_PARAM ? SP_PARAM
-	          : in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA ||
-	            in->space == PX_SPACE_SHARED_CLUSTER ? SP_SHARED : SP_OTHER;
+	int spc = SP_OTHER, fixed = mo->fixed;
 	if (fixed != SP_OTHER) {
 		known_mask = fixed_addrs(w, ao, mask, fixed == SP_SHARED, addrs);
 		if (known_mask)
@@ -1638,7 +1662,6 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		         "--param): the access is skipped for those lanes, its results are unknown");
 	/* timing */
 	uint32_t bytes = eb * nvec, wide = bytes * (si->vecw ? si->vecw : 1);
-	struct sim_memo *mo = si->memo;
 	bool hit = known_mask == mask && memo_hit(mo, spc, addrs, mask);
 	if (spc == SP_SHARED) {
 		uint32_t wf = 1, ideal = 1;
@@ -1707,7 +1730,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	 * in this loop) */
 	uint64_t lv[8][32];
 	uint32_t lunk[8] = {0};
-	bool defer = is_ld && nvec <= 8, sgn = px_type_kind(t) == 's';
+	bool defer = is_ld && nvec <= 8, sgn = mo->sgn;
 	struct page_cache cache = {0};   /* loads only: nothing is inserted meanwhile */
 	struct sh_now now = sh_now(s, w, pc);
 	/* loads of 32-bit words at known addresses: loops of their own */
