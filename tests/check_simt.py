@@ -72,10 +72,12 @@ SETS = [
 # (its 16-thread total with a dynamic trip count costs ~200 cycles more than
 # fully unrolled, at every block size; the model charges 35); div_probe times
 # branches in diverged warps (a two-sided divergent if/else costs ~48 cycles
-# more per iteration than the model charges).
+# more per iteration than the model charges); bt_probe times warp-uniform
+# branches taken and falling through (the branch_not_taken latency).
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
+    ('probes/bt_probe.jsonl', 'probes/bt_probe.sm_90.ptx', 'probe bt'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

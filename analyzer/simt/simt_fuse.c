@@ -25,11 +25,17 @@
  *    address plus shifted or scaled values), become one LDS.64/LDS.128
  *    (gemm_loop: As[ty][k..k+3] -> LDS.128 [R6+0x10]); the first keeps the
  *    issue slot and pays the wavefronts of the wider access (vecw).
- *  - if-conversion: a conditional forward branch over one basic block of at
- *    most 16 instructions without branches, barriers or warp-wide
- *    operations becomes predicated code (stencil2d_loop's halo loads under
- *    `if (tx < 2)` and `if (ty < 2)`: three LDG issued back to back, then
- *    three STS, no branch); marked ifconv for the scheduler's lookahead.
+ *  - if-conversion: a conditional forward branch over one basic block
+ *    without branches, barriers or warp-wide operations becomes predicated
+ *    code when the block has at most 16 instructions and the predicate may
+ *    differ between the lanes of a warp (fill_uniform), or at most 4 and it
+ *    cannot (stencil2d_loop's halo loads under `if (tx < 2)` and
+ *    `if (ty < 2)`: three LDG issued back to back, then three STS, no
+ *    branch; dc_probe's `if (tid < 16)` over 8 instructions, and its
+ *    warp-uniform remainder steps of 2, predicated; bt_probe's warp-uniform
+ *    branches over 8 FMAs kept: any limit from 2 to 7 gives the same
+ *    predictions on every measured loop); marked ifconv for the scheduler's
+ *    lookahead, and such a branch costs nothing when it falls through.
  *  - loop invariants: a non-memory instruction of a loop whose sources are
  *    all defined outside the loop (or by such hoisted instructions), whose
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
@@ -42,6 +48,7 @@
 #include <string.h>
 
 #include "simt_int.h"
+#include "../analysis.h"
 
 static bool is_int32_add(const struct px_insn *in)
 {
@@ -357,7 +364,8 @@ void sim_mark_free(struct sim *s)
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		uint32_t t = s->ins[i].target;
-		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > 16 ||
+		bool uniform = in->guard >= 0 && f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
+		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > (uniform ? 4u : 16u) ||
 		    f->blocks[in->block].end != i + 1 || f->blocks[f->insns[i + 1].block].end != t)
 			continue;
 		bool ok = true;

@@ -323,6 +323,7 @@ struct sim {
 	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
+	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
