@@ -441,6 +441,12 @@ struct sim_memo {
 	uint32_t sec, wf;        /* global: sectors; wavefronts (shared: after packed_wavefronts) */
 	uint32_t nlines;         /* global: the lines touched, in lane order, less repeats */
 	uint64_t dline[32];      /* ... each less a0's line, modulo 2^57 */
+	/* shared: the lanes that name one address, a group (memo_groups,
+	 * on the first hit) */
+	bool grouped;
+	uint8_t ngroups;
+	uint8_t group[32];       /* per lane of mask: its group */
+	uint8_t last[32];        /* per group: its last lane */
 };
 #define MEMO_LINES ((1ull << 57) - 1)   /* line numbers of 64-bit addresses */
 
@@ -1432,15 +1438,83 @@ static inline uint64_t shared_load_word(struct sim *s, struct sim_warp *w, const
 	return v;
 }
 
+/* Fills mo's groups (once per pattern). */
+static void memo_groups(struct sim_memo *mo)
+{
+	uint32_t n = 0;
+	for (uint32_t m = mo->mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), g = 0;
+		while (g < n && mo->rel[mo->last[g]] != mo->rel[l])
+			g++;
+		if (g == n)
+			n++;
+		mo->group[l] = (uint8_t)g;
+		mo->last[g] = (uint8_t)l;
+	}
+	mo->ngroups = (uint8_t)n;
+	mo->grouped = true;
+}
+
+/* load_shared_words for one word per lane when the addresses are mo's
+ * pattern (a memo hit): shared_word's checks once per word its lanes
+ * share, when they pass for any lane (aligned words of the declared
+ * memory, written, and by no thread since the barrier unordered with the
+ * warp), and its last lane the word's reader. False, with nothing
+ * changed, when they do not. */
+static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim_memo *mo, bool sgn,
+                        uint64_t lv[32], uint32_t *lunk)
+{
+	if (!mo->grouped)
+		memo_groups(mo);
+	for (uint32_t g = 0; g < mo->ngroups; g++) {
+		uint64_t off = (uint64_t)addrs[mo->last[g]];
+		if ((off & 3) || off + 4 > c->limit)
+			return false;
+		const struct sim_sword *sw = &c->sh[off >> 2];
+		if (!sw->written || sword_recent(c, sw->wtid, sw->wepoch, sw->wsync))
+			return false;
+	}
+	uint64_t gv[32];
+	uint32_t gunk = 0;   /* per group */
+	for (uint32_t g = 0; g < mo->ngroups; g++) {
+		struct sim_sword *sw = &c->sh[(uint64_t)addrs[mo->last[g]] >> 2];
+		sword_read(c, sw, c->wid * 32 + mo->last[g]);
+		bool unk = (sw->known & 0xf) != 0xf;
+		gv[g] = unk || !sgn ? sw->val : trunc_to((uint64_t)sext(sw->val, 32), 64);
+		gunk |= (uint32_t)unk << g;
+	}
+	if (mo->mask == UINT32_MAX) {
+		for (uint32_t l = 0; l < 32; l++)
+			lv[l] = gv[mo->group[l]];
+	} else {
+		for (uint32_t m = mo->mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			lv[l] = gv[mo->group[l]];
+		}
+	}
+	/* the lanes of the unknown words (commonly none or all) */
+	uint64_t all = (1ull << mo->ngroups) - 1;
+	uint32_t unk_lanes = gunk == all ? mo->mask : 0;
+	for (uint32_t m = gunk && gunk != all ? mo->mask : 0; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		unk_lanes |= (gunk >> mo->group[l] & 1) << l;
+	}
+	*lunk |= unk_lanes;
+	return true;
+}
+
 /* The same for a load from shared memory, per lane and element as
  * exec_mem's loop does them. Neither is inlined into exec_mem: gcc then
  * compiled exec_mem's other paths worse (global_stream +0.9%). */
 __attribute__((noinline)) static void load_shared_words(struct sim *s, struct sim_warp *w, uint32_t pc,
                                                         const int64_t *addrs, uint32_t mask, unsigned nvec,
-                                                        bool sgn, uint64_t lv[8][32], uint32_t lunk[8])
+                                                        bool sgn, struct sim_memo *mo, uint64_t lv[8][32],
+                                                        uint32_t lunk[8])
 {
 	struct sh_now now = sh_now(s, w, pc);
 	struct sh_prev prev = {0};
+	if (nvec == 1 && mo && load_groups(&now, addrs, mo, sgn, lv[0], &lunk[0]))
+		return;
 	if (nvec == 1) {
 		/* the commonest: one word per lane */
 		uint32_t unk_lanes = 0;
@@ -1505,6 +1579,7 @@ static void memo_store(struct sim_memo *mo, int spc, const int64_t *a, uint32_t 
 	mo->wf = wf;
 	mo->nlines = nlines;
 	mo->repeat = repeat;
+	mo->grouped = false;
 	for (uint32_t i = 0; i < nlines; i++)
 		mo->dline[i] = (lines[i] - (a0 >> 7)) & MEMO_LINES;
 }
@@ -1737,7 +1812,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	bool words = defer && (spc == SP_GLOBAL || spc == SP_LOCAL || spc == SP_SHARED) && eb == 4 &&
 	             known_mask == mask;
 	if (words && spc == SP_SHARED)
-		load_shared_words(s, w, pc, addrs, mask, nvec, sgn, lv, lunk);
+		load_shared_words(s, w, pc, addrs, mask, nvec, sgn, hit ? mo : NULL, lv, lunk);
 	else if (words)
 		load_words(s, w, addrs, mask, nvec, spc, sgn, lv, lunk);
 	for (uint32_t m = words ? 0 : mask; m; m &= m - 1) {
