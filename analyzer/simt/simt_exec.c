@@ -1640,11 +1640,15 @@ static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool
 	return worst;
 }
 
-/* a[l] = v[l] + imm for the 32 lanes. */
-static inline void lanes_plus(int64_t *restrict a, const uint64_t *restrict v, uint64_t imm)
+/* a[l] = v[l] + imm for the 32 lanes; returns the OR of the a[l]. */
+static inline uint64_t lanes_plus(int64_t *restrict a, const uint64_t *restrict v, uint64_t imm)
 {
-	for (uint32_t l = 0; l < 32; l++)
+	uint64_t any = 0;
+	for (uint32_t l = 0; l < 32; l++) {
 		a[l] = (int64_t)(v[l] + imm);
+		any |= v[l] + imm;
+	}
+	return any;
 }
 
 /* The addresses of the lanes of mask for an operation whose instruction
@@ -1657,15 +1661,11 @@ static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_op
 	uint32_t aunk = ao->slot != UINT32_MAX ? w->unk[ao->slot] : 0;
 	if (mask == UINT32_MAX && av && !aunk) {
 		/* the commonest: a register known in every lane (restrict, no
-		 * branch: gcc vectorises the global one) */
-		uint64_t imm = ao->imm;
-		if (!shared)
-			lanes_plus(addrs, av, imm);
-		else
-			for (uint32_t l = 0; l < 32; l++) {
-				uint64_t a = imm + av[l];
-				addrs[l] = (int64_t)(a >= SIM_SHARED_WIN ? a - SIM_SHARED_WIN : a);
-			}
+		 * branch: gcc vectorises it) */
+		uint64_t any = lanes_plus(addrs, av, ao->imm);
+		for (uint32_t l = 0; shared && any >= SIM_SHARED_WIN && l < 32; l++)
+			if ((uint64_t)addrs[l] >= SIM_SHARED_WIN)   /* (none when their OR is below) */
+				addrs[l] -= (int64_t)SIM_SHARED_WIN;
 		return mask;
 	}
 	uint32_t known_mask = 0;
