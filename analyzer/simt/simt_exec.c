@@ -416,14 +416,16 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 /* The state space an access resolves to (resolve_space). */
 enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_OTHER };
 
-/* A memory operation's last address pattern and what the timing model
- * made of it (exec_mem): a warp whose active lanes' addresses lie as far
- * from its first active lane's as the memo's (the next warp of a tile or a
- * stream, the next iteration) gets the same wavefronts when its first
- * address is a multiple of 4 bytes from the memo's (banks are words mod
- * 32: the shift only renames them), and the same sectors and lines, moved,
- * when a multiple of 128 (a line). */
 enum { MK_OTHER, MK_LD, MK_ST, MK_ATOM };   /* sim_memo.kind */
+
+/* What exec_mem keeps per memory operation: its decoded facts, and its
+ * last address pattern with what the timing model made of it (a memo). A
+ * warp whose active lanes' addresses lie as far from its first active
+ * lane's as the memo's (the next warp of a tile or a stream, the next
+ * iteration) gets the same wavefronts when its first address is a
+ * multiple of 4 bytes from the memo's (banks are words mod 32: the shift
+ * only renames them), and the same sectors and lines, moved, when a
+ * multiple of 128 (a line); its lanes share words as the memo's do. */
 struct sim_memo {
 	/* the instruction, decoded once (decode_mem) */
 	uint8_t kind;            /* MK_*: ld/ldu, st, atom/red, else not simulated */
