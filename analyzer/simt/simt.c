@@ -266,6 +266,8 @@ static void free_sim(struct sim *s)
 		free(w->done);
 		free(w->hz_def);
 		free(w->hz_use);
+		free(w->win_wr);
+		free(w->win_rd);
 	}
 	free(s->w);
 	free(s->ins);
@@ -277,6 +279,7 @@ static void free_sim(struct sim *s)
 	free(s->param_known);
 	free(s->param_off);
 	free(s->block_start);
+	free(s->no_slots);
 	free(s->loop_sel);
 	free(s->block_loop);
 	free(s->sel_parent);
@@ -449,6 +452,7 @@ static bool select_loops(struct sim *s, struct px_diags *diags, const char *path
 static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
 	struct sim_frame *fr = PX_VEC_PUSH(w->stk, w->nstk, w->capstk);
+	w->win.valid = false;   /* another frame on top */
 	fr->pc = pc;
 	fr->rpc = rpc;
 	fr->mask = mask;
@@ -461,6 +465,84 @@ static void warp_changed(struct sim_warp *w)
 	w->top_settled = w->top_valid = w->early_valid = w->scan_valid = false;
 }
 
+/* ---- issue_early's window (struct sim_win) ----
+ * A scan from the top passes the same instructions again each time the top
+ * moves on by one, most of them issued early already or held back by the
+ * same hazards. The window keeps, per instruction the scan would look at,
+ * whether it is pending (passed: it holds later ones back) and which
+ * earlier pending ones hold it back, so that the top moving on costs the
+ * one instruction that leaves and the ones that join, and a scan visits
+ * only the candidates (pending, held back by nothing). The full scan stays
+ * the reference: the window covers the straight-line code from the top to
+ * where the scan stops or meets what it handles by rules of its own (a
+ * block barrier, an if-converted branch), and the full scan's loop goes on
+ * from there (issue_early). The window is built anew when the top moves
+ * in any other way (a branch, the stack, a barrier). */
+
+SIM_HOT uint64_t win_bit(uint32_t k)
+{
+	return 1ull << (k & 63);
+}
+
+/* Instruction k's bits leave the per-slot masks of pending writers and
+ * readers. */
+SIM_HOT void win_unmark_slots(const struct sim *s, struct sim_warp *w, uint32_t k)
+{
+	const struct sim_insn *c = &s->ins[k];
+	uint64_t b = win_bit(k);
+	for (uint32_t d = 0; d < c->ndefs; d++)
+		w->win_wr[c->defs[d]] &= ~b;
+	for (uint32_t u = 0; u < c->nuses; u++)
+		w->win_rd[c->uses[u]] &= ~b;
+}
+
+/* The window's pending instruction k is pending no more (issued, run as
+ * a free one, or the top issued in order): the later ones it held back
+ * and nothing else holds back become candidates. */
+static void win_leave(const struct sim *s, struct sim_warp *w, uint32_t k)
+{
+	struct sim_win *wn = &w->win;
+	uint64_t b = win_bit(k);
+	wn->pending &= ~b;
+	wn->cand &= ~b;
+	wn->never &= ~b;
+	wn->stores[0] &= ~b;
+	wn->stores[1] &= ~b;
+	win_unmark_slots(s, w, k);
+	for (uint64_t m = wn->dep[k & 63] & wn->pending & ~wn->never; m; m &= m - 1) {
+		unsigned j = (unsigned)__builtin_ctzll(m);
+		if (!(wn->block[j] & wn->pending))
+			wn->cand |= 1ull << j;
+	}
+}
+
+/* Instruction k of w was issued early or run as a free one: skipped when
+ * the top reaches it, and no longer pending in the window. */
+SIM_HOT void mark_done(const struct sim *s, struct sim_warp *w, uint32_t k)
+{
+	w->done[k] = 1;
+	if (w->win.valid && (w->win.pending & win_bit(k)) && k >= w->win.base && k < w->win.lim)
+		win_leave(s, w, k);
+}
+
+/* w's top went from pc to next in the same frame: the window slides when
+ * next is the following instruction of the same basic block (the old top
+ * leaves), and is built anew otherwise. */
+SIM_HOT void win_moved(const struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t next)
+{
+	struct sim_win *wn = &w->win;
+	/* (lim <= next: the new top is where the window stopped, a scan from
+	 * it does not stop there) */
+	if (!wn->valid || wn->base != pc || next != pc + 1 || next >= wn->end || wn->lim <= next) {
+		wn->valid = false;
+		return;
+	}
+	if (wn->pending & win_bit(pc))
+		win_leave(s, w, pc);
+	wn->base = next;
+	wn->cand &= ~win_bit(next);   /* the top is passed, never a candidate */
+}
+
 SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 {
 	while (w->nstk) {
@@ -469,10 +551,12 @@ SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 		 * at the end of the body, a body without ret) leave the kernel */
 		if (t->pc != UINT32_MAX && t->pc >= s->nins)
 			w->exited |= t->mask;
-		if ((t->mask & ~w->exited) == 0 || t->pc == t->rpc || t->pc == UINT32_MAX)
+		if ((t->mask & ~w->exited) == 0 || t->pc == t->rpc || t->pc == UINT32_MAX) {
 			w->nstk--;
-		else
+			w->win.valid = false;
+		} else {
 			break;
+		}
 	}
 	if (!w->nstk && w->state != W_DONE) {
 		s->nwait -= w->state == W_BARRIER;
@@ -651,6 +735,7 @@ static void run_free(struct sim *s, struct sim_warp *w)
 	warp_changed(w);
 	exec_free(s, w, pc, active);
 	top->pc = pc + 1;
+	win_moved(s, w, pc, pc + 1);
 	if (top->pc >= s->nins)
 		w->exited |= active;
 	settle(s, w);
@@ -771,6 +856,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			sim_guess(s, pc);
 		w->exited |= g;
 		top->pc = next;
+		w->win.valid = false;
 		settle(s, w);
 		goto timing;
 	}
@@ -804,6 +890,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		if (!bar_arrive(s, w, pc, g))
 			break;
 		top->pc = next;
+		w->win.valid = false;
 		lat = 0;
 		occ = s->occ[P_BAR];
 		goto timing_nofall;
@@ -819,6 +906,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	}
 	}
 	top->pc = next;
+	win_moved(s, w, pc, next);
 	if (next >= s->nins)
 		w->exited |= active;
 	settle(s, w);
@@ -1002,6 +1090,199 @@ SIM_HOT void early_lower(struct sim_warp *w, unsigned p, uint64_t t)
 	}
 }
 
+/* The first cycle instruction c, a candidate of w's scan, could issue on
+ * scheduler sched: its sources ready (*treg, at least w->resume) and its
+ * pipe free. */
+SIM_HOT uint64_t early_ready_at(const struct sim *s, const struct sim_warp *w, unsigned sched,
+                                const struct sim_insn *c, uint64_t *treg)
+{
+	uint64_t t = w->resume;
+	for (uint32_t u = 0; u < c->nuses; u++)
+		if (w->ready[c->uses[u]] > t)
+			t = w->ready[c->uses[u]];
+	*treg = t;
+	uint64_t pf = c->pipe == P_SHARED || c->pipe == P_SHFL ? s->mio_free
+	            : c->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][c->pipe];
+	if (c->pipe == P_SHARED && s->mio_sp_free[sched & 3] > pf)
+		pf = s->mio_sp_free[sched & 3];
+	return pf > t ? pf : t;
+}
+
+/* The scan passes candidate c, which could issue at t > now (its sources
+ * at treg): the first cycle to try again and what the warp waits for. */
+SIM_HOT void early_wait(struct sim_warp *w, const struct sim_insn *c, uint64_t t, uint64_t treg,
+                        uint64_t *retry)
+{
+	if (t < *retry)
+		*retry = t;
+	early_lower(w, c->pipe, treg);
+}
+
+/* The scan runs free instruction k (lanes kmask) on its way. */
+SIM_HOT void early_free(struct sim *s, struct sim_warp *w, uint32_t k, uint32_t kmask)
+{
+	exec_free(s, w, k, kmask);
+	mark_done(s, w, k);
+}
+
+/* The scan issues instruction k (lanes kmask) ahead of the top. */
+SIM_HOT void early_issue(struct sim *s, struct sim_warp *w, unsigned sched, uint32_t k, uint32_t kmask)
+{
+	const struct sim_insn *c = &s->ins[k];
+	uint32_t unk;
+	uint32_t g = sim_guard(s, w, c, kmask, &unk);
+	double lat = 0, occ = 1;
+	sim_exec(s, w, k, g, &lat, &occ);
+	mark_done(s, w, k);
+	s->res->warp_insns++;
+	count_issue(s, c->in->block, kmask);
+	commit_timing(s, w, sched, c, lat, occ);
+	warp_changed(w);
+}
+
+/* Instruction k joins w's window at its end (k == lim), as the full scan
+ * would meet it: done (skipped), where the full scan goes on by rules of
+ * its own (special), where it stops (closed), else pending, held back by
+ * the pending ones before it that write a register it reads, read or
+ * write one it writes, or (a load) store to a state space it may read. */
+static void win_append(const struct sim *s, struct sim_warp *w, uint32_t k)
+{
+	struct sim_win *wn = &w->win;
+	unsigned p = k & 63;
+	uint64_t b = 1ull << p;
+	wn->block[p] = wn->dep[p] = 0;
+	if (!w->done[k]) {
+		const struct sim_insn *c = &s->ins[k];
+		bool top = k == wn->base;
+		if (c->block_bar || (!top && c->ifconv && k + 1 == c->block_end)) {
+			wn->special = true;
+			return;
+		}
+		if (!top && c->scan_stop) {
+			wn->closed = true;
+			return;
+		}
+		uint64_t blk = 0;
+		for (uint32_t u = 0; u < c->nuses; u++)
+			blk |= w->win_wr[c->uses[u]];
+		for (uint32_t d = 0; d < c->ndefs; d++)
+			blk |= w->win_wr[c->defs[d]] | w->win_rd[c->defs[d]];
+		unsigned mc = c->mem_class;
+		blk |= (mc & 1 ? wn->stores[0] : 0) | (mc & 2 ? wn->stores[1] : 0);
+		wn->block[p] = blk;
+		for (uint64_t m = blk; m; m &= m - 1)
+			wn->dep[__builtin_ctzll(m)] |= b;
+		wn->pending |= b;
+		if (c->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) {
+			wn->never |= b;
+			wn->stores[0] |= mc & 1 ? b : 0;
+			wn->stores[1] |= mc & 2 ? b : 0;
+		} else if (!blk && !top) {
+			wn->cand |= b;
+		}
+		for (uint32_t d = 0; d < c->ndefs; d++)
+			w->win_wr[c->defs[d]] |= b;
+		for (uint32_t u = 0; u < c->nuses; u++)
+			w->win_rd[c->uses[u]] |= b;
+	}
+	wn->lim = k + 1;
+}
+
+/* w's window anew: the top alone. */
+static void win_rebuild(const struct sim *s, struct sim_warp *w)
+{
+	struct sim_win *wn = &w->win;
+	/* the slot masks hold the old window's pending instructions */
+	for (uint32_t k = wn->base; k < wn->lim; k++)
+		if (wn->pending & win_bit(k))
+			win_unmark_slots(s, w, k);
+	const struct sim_frame *top = &w->stk[w->nstk - 1];
+	uint32_t pc = top->pc;
+	wn->valid = true;
+	wn->special = wn->closed = false;
+	wn->base = wn->lim = pc;
+	/* the scan stops at the block's end and where other paths rejoin */
+	wn->end = s->ins[pc].block_end;
+	if (top->rpc > pc && top->rpc < wn->end)
+		wn->end = top->rpc;
+	wn->nstk = w->nstk;
+	wn->rpc = top->rpc;
+	wn->pending = wn->cand = wn->never = wn->stores[0] = wn->stores[1] = 0;
+	win_append(s, w, pc);
+}
+
+/* Whether the scan from the top goes on after the window's last
+ * instruction (to LOOKAHEAD instructions after the top, done ones
+ * counted). The window grows as far as scans go, no further: what no
+ * scan reached costs nothing when the top moves on. */
+SIM_HOT bool win_open(const struct sim_win *wn)
+{
+	return !wn->special && !wn->closed && wn->lim < wn->end && wn->lim - wn->base <= LOOKAHEAD;
+}
+
+/* The scan from the top over the window: its candidates in program order
+ * (the ones the full scan finds free of hazards), the free ones run, the
+ * first ready one issued. 1: it issued; 0: nothing can issue now (the
+ * full scan's outcome: it stops where the window ends); -1: nothing in
+ * the window can, and the scan goes on after it by the full scan's rules
+ * (issue_early's loop from lim: a block barrier, an if-converted branch). */
+static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
+{
+	struct sim_win *wn = &w->win;
+	const struct sim_frame *top = &w->stk[w->nstk - 1];
+	if (!wn->valid || wn->base != top->pc || wn->nstk != w->nstk || wn->rpc != top->rpc)
+		win_rebuild(s, w);
+	uint32_t active = top->mask & ~w->exited;
+	w->early_pipes = 0;
+	w->early_unlock = UINT64_MAX;
+	w->early_valid = true;
+	unsigned r = wn->base & 63;
+	for (unsigned from = 1;;) {
+		/* the candidates from the top on (bit i: instruction base + i) */
+		uint64_t rel = (wn->cand >> r | wn->cand << ((64 - r) & 63)) & (~0ull << from);
+		if (!rel) {
+			if (!win_open(wn))
+				break;
+			win_append(s, w, wn->lim);
+			continue;
+		}
+		unsigned i = (unsigned)__builtin_ctzll(rel);
+		uint32_t k = wn->base + i;
+		const struct sim_insn *c = &s->ins[k];
+		from = i + 1;
+		if (c->free) {
+			early_free(s, w, k, active);
+			continue;
+		}
+		uint64_t treg, t = early_ready_at(s, w, sched, c, &treg);
+		if (t <= s->cycle) {
+			early_issue(s, w, sched, k, active);
+			return 1;
+		}
+		early_wait(w, c, t, treg, retry);
+	}
+	return wn->special ? -1 : 0;
+}
+
+/* A new number for w's scan to stamp hz_def/hz_use with. */
+static uint32_t hz_next_gen(const struct sim *s, struct sim_warp *w)
+{
+	uint32_t gen = ++w->hz_gen;
+	if (!gen) {
+		memset(w->hz_def, 0, (s->nslots + 1) * sizeof *w->hz_def);
+		memset(w->hz_use, 0, (s->nslots + 1) * sizeof *w->hz_use);
+		gen = w->hz_gen = 1;
+	}
+	return gen;
+}
+
+/* Whether an instruction the scan passed writes (hz: hz_def, win:
+ * win_wr) or reads (hz_use, win_rd) slot x. */
+SIM_HOT bool hz_passed(const uint32_t *hz, const uint64_t *win, uint32_t x, uint32_t gen)
+{
+	return hz[x] == gen || win[x] != 0;
+}
+
 static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
 	/* The scan depends on the warp's state, the cycle and the pipes' free
@@ -1043,15 +1324,30 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			if (tp < t)
 				t = tp;
 		}
-		resume = t > s->cycle;
+		/* (a scan that went on from the window passed the window's
+		 * pending instructions: as they were while the warp is as it was) */
+		resume = t > s->cycle && (!w->scan.win || (w->win.valid && w->win.base == w->stk[w->nstk - 1].pc));
 		if (resume && t < *retry)
 			*retry = t;
 		w->scan_valid = false;   /* set again when this scan issues */
 	}
 	struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
+	/* A scan from the top runs over the window first (all of it when the
+	 * window ends where the scan stops), and goes on below from where the
+	 * window ends, past the instructions it covers. A block barrier at the
+	 * top is the scan's own (bar_k). */
+	bool win = false;
+	if (!resume && !s->ins[pc].block_bar) {
+		int r = win_scan(s, w, sched, retry);
+		if (r >= 0)
+			return r;
+		win = true;
+	}
 	/* the registers the instructions passed over write (hz_def) and read
-	 * (hz_use) hold later ones back: stamped with this scan's number */
+	 * (hz_use) hold later ones back: stamped with this scan's number, and
+	 * the window's pending instructions' (win_wr, win_rd) when it went on
+	 * from the window */
 	uint32_t *hd = w->hz_def, *hu = w->hz_use, gen;
 	uint32_t active = top->mask & ~w->exited;
 	uint32_t end, k0, n0;
@@ -1070,13 +1366,19 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		stores = sc->stores;
 		memcpy(w->early_t, sc->t, sizeof sc->t);
 		w->early_pipes = sc->pipes;
+		win = sc->win;
+	} else if (win) {
+		/* the window's scan ran its free instructions and lowered
+		 * early_t for its candidates */
+		gen = hz_next_gen(s, w);
+		k0 = w->win.lim;
+		n0 = k0 - pc;
+		end = s->ins[pc].block_end;
+		region_end = region_mask = 0;
+		bar_k = UINT32_MAX;
+		stores = (w->win.stores[0] ? 1u : 0) | (w->win.stores[1] ? 2u : 0);
 	} else {
-		gen = ++w->hz_gen;
-		if (!gen) {
-			memset(hd, 0, (s->nslots + 1) * sizeof *hd);
-			memset(hu, 0, (s->nslots + 1) * sizeof *hu);
-			gen = w->hz_gen = 1;
-		}
+		gen = hz_next_gen(s, w);
 		k0 = pc;
 		n0 = 0;
 		end = s->ins[pc].block_end;
@@ -1085,6 +1387,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		stores = 0;
 		w->early_pipes = 0;
 	}
+	const uint64_t *wd = win ? w->win_wr : s->no_slots, *wu = win ? w->win_rd : s->no_slots;
 	w->early_unlock = UINT64_MAX;
 	w->early_valid = true;
 	uint32_t rpc = top->rpc;
@@ -1103,7 +1406,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		if (n) {
 			bool hazard = false;
 			for (uint32_t u = 0; u < c->nuses; u++)
-				hazard |= hd[c->uses[u]] == gen;
+				hazard |= hz_passed(hd, wd, c->uses[u], gen);
 			if (c->ifconv && k + 1 == end && k >= region_end) {
 				/* ptxas predicates the short region this branch skips
 				 * (simt_fuse.c): look on into it, with its lanes, and on
@@ -1151,36 +1454,15 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			unsigned sp = c->mem_class;
 			hazard |= (fl & (PX_OPF_STORE | PX_OPF_ATOMIC)) != 0 || (sp & stores) != 0;
 			for (uint32_t d = 0; d < c->ndefs; d++)
-				hazard |= hd[c->defs[d]] == gen || hu[c->defs[d]] == gen;
+				hazard |= hz_passed(hd, wd, c->defs[d], gen) || hz_passed(hu, wu, c->defs[d], gen);
 			if (!hazard && c->free) {
-				exec_free(s, w, k, kmask);
-				w->done[k] = 1;
+				early_free(s, w, k, kmask);
 				continue;
 			}
 			if (!hazard) {
-				uint64_t t = w->resume;
-				for (uint32_t u = 0; u < c->nuses; u++)
-					if (w->ready[c->uses[u]] > t)
-						t = w->ready[c->uses[u]];
-				uint64_t treg = t;
-				uint64_t pf = c->pipe == P_SHARED || c->pipe == P_SHFL ? s->mio_free
-				            : c->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][c->pipe];
-				if (c->pipe == P_SHARED && s->mio_sp_free[sched & 3] > pf)
-					pf = s->mio_sp_free[sched & 3];
-				if (pf > t)
-					t = pf;
-				if (t > s->cycle && t < *retry)
-					*retry = t;
+				uint64_t treg, t = early_ready_at(s, w, sched, c, &treg);
 				if (t <= s->cycle) {
-					uint32_t unk;
-					uint32_t g = sim_guard(s, w, c, kmask, &unk);
-					double lat = 0, occ = 1;
-					sim_exec(s, w, k, g, &lat, &occ);
-					w->done[k] = 1;
-					s->res->warp_insns++;
-					count_issue(s, c->in->block, kmask);
-					commit_timing(s, w, sched, c, lat, occ);
-					warp_changed(w);
+					early_issue(s, w, sched, k, kmask);
 					/* what the next scan goes on from */
 					struct sim_scan *sc = &w->scan;
 					sc->k = k + 1;
@@ -1192,10 +1474,11 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 					sc->stores = stores;
 					memcpy(sc->t, w->early_t, sizeof sc->t);
 					sc->pipes = w->early_pipes & ((1u << P_COUNT) - 1);
+					sc->win = win;
 					w->scan_valid = true;
 					return true;
 				}
-				early_lower(w, c->pipe, treg);
+				early_wait(w, c, t, treg, retry);
 			}
 		}
 		if (!n && c->block_bar) {
@@ -1227,6 +1510,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 		return false;
 	}
 	w->done[bar_k] = 1;
+	w->win.valid = false;   /* (it ends there) */
 	s->res->warp_insns++;
 	count_issue(s, c->in->block, active);
 	bar_arrive(s, w, bar_k, g);
@@ -1285,6 +1569,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 						w->done[tpc] = 0;
 						warp_changed(w);
 						w->stk[w->nstk - 1].pc++;
+						win_moved(s, w, tpc, tpc + 1);
 						settle(s, w);
 					} else if (s->ins[tpc].free) {
 						run_free(s, w);
@@ -1526,6 +1811,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;
 	s.w = xcalloc(s.nwarps, sizeof *s.w);
+	s.no_slots = xcalloc(s.nslots + 1, sizeof *s.no_slots);
 	for (uint32_t i = 0; i < s.nwarps; i++) {
 		struct sim_warp *w = &s.w[i];
 		w->id = i;
@@ -1542,6 +1828,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		w->done = xcalloc(f->ninsns + 1, 1);
 		w->hz_def = xcalloc(s.nslots + 1, sizeof *w->hz_def);
 		w->hz_use = xcalloc(s.nslots + 1, sizeof *w->hz_use);
+		w->win_wr = xcalloc(s.nslots + 1, sizeof *w->win_wr);
+		w->win_rd = xcalloc(s.nslots + 1, sizeof *w->win_rd);
 		/* registers start unknown: PTX gives them no initial value */
 		memset(w->unk, 0xff, (s.nslots + 1) * sizeof *w->unk);
 		if (f->ninsns)

@@ -282,8 +282,29 @@ struct sim_warp {
 		unsigned stores;
 		uint64_t t[P_COUNT];   /* early_t of the instructions passed */
 		uint16_t pipes;        /* early_pipes of t (the p of t[p] that are set) */
+		bool win;              /* it went on from the window (whose pending instructions it passed) */
 	} scan;
 	uint32_t *hz_def, *hz_use, hz_gen;
+	/* issue_early's window (simt.c's win_*): the instructions a scan from
+	 * the top looks at, kept while the top only moves on to the next
+	 * instruction of its basic block; win_wr/win_rd: per slot, the
+	 * window's pending instructions that write / read it */
+	struct sim_win {
+		bool valid;
+		bool special;   /* lim is one the full scan handles itself (a block barrier, an if-converted branch) */
+		bool closed;    /* lim stops every scan (control, barrier, warp-wide): nothing joins after it */
+		uint32_t base, lim, end;   /* [base, lim): its instructions, base the top; end: what stops growth */
+		uint32_t nstk, rpc;        /* the frame it belongs to */
+		/* instruction k is bit k % 64 (the window spans at most
+		 * LOOKAHEAD + 1 < 64 of them) */
+		uint64_t pending;   /* neither done nor issued: scans pass them, they hold later ones back */
+		uint64_t cand;      /* pending and nothing pending holds it back (the top's bit ignored) */
+		uint64_t never;     /* stores and atomics: they never issue early */
+		uint64_t stores[2]; /* pending stores and atomics of mem_class bit 0 (shared), bit 1 (global) */
+		uint64_t block[64]; /* per instruction: the earlier ones whose registers or stores hold it back */
+		uint64_t dep[64];   /* per instruction: the later ones it holds back */
+	} win;
+	uint64_t *win_wr, *win_rd;
 	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
 	uint32_t prev_block;
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
@@ -341,6 +362,7 @@ struct sim {
 	bool stop;
 	const char *stop_reason;
 	bool hw_fma;              /* the processor has fma and avx2 (simt_exec.c) */
+	uint64_t *no_slots;       /* nslots + 1 zeros: the win_wr/win_rd of no window */
 };
 
 /* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
