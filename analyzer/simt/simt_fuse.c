@@ -36,6 +36,9 @@
  *    branches over 8 FMAs kept: any limit from 2 to 7 gives the same
  *    predictions on every measured loop); marked ifconv for the scheduler's
  *    lookahead, and such a branch costs nothing when it falls through.
+ *  - predicate feeders: the register-only instructions that compute a
+ *    conditional branch's predicate from earlier blocks' values
+ *    (mark_predicate_feeders).
  *  - loop invariants: a non-memory instruction of a loop whose sources are
  *    all defined outside the loop (or by such hoisted instructions), whose
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
@@ -296,6 +299,66 @@ static void mark_vector_loads(struct sim *s, const struct regrefs *rr)
 	}
 }
 
+/* computes on registers only (no memory, control, barrier or warp-wide
+ * operation, no special register): ptxas may move it across blocks */
+static bool movable(const struct sim *s, uint32_t i)
+{
+	const struct sim_insn *si = &s->ins[i];
+	return !(si->flags & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BRANCH | PX_OPF_TERM |
+	                      PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) &&
+	       si->pipe < P_SHARED && !special_src(si->in);
+}
+
+/* The instructions of a block that only compute its closing branch's
+ * predicate, from values of earlier blocks, become free: ptxas computes
+ * such predicates as soon as their sources are ready (bt_probe's and
+ * branch_taken's SASS compute the eight predicates of eight branches
+ * with LOP3 before the first; dc_probe's dispatch ISETPs sit blocks
+ * before their branches), so in SASS the branch finds its predicate
+ * ready and costs the branch latency alone, where the PTX puts an
+ * and/setp chain before it. A candidate writes one register, has no
+ * guard, is movable, and every reader of its result is the branch or
+ * another candidate after it; one that reads a register written earlier
+ * in the block by a non-candidate stays. Not for if-converted branches
+ * (no branch in SASS). */
+static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr, uint8_t *cand)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+		const struct px_block *b = &f->blocks[bi];
+		if (b->end <= b->first)
+			continue;
+		uint32_t br = b->end - 1;
+		if (f->insns[br].op != PX_OP_BRA || f->insns[br].guard < 0 || s->ins[br].ifconv)
+			continue;
+		for (uint32_t i = br; i-- > b->first;) {
+			int32_t d = single_def(f, i);
+			cand[i] = 0;
+			if (d < 0 || f->insns[i].guard >= 0 || s->ins[i].free || !movable(s, i))
+				continue;
+			bool ok = true;
+			for (uint32_t k = rr->ustart[d]; k < rr->ustart[d + 1] && ok; k++) {
+				uint32_t u = rr->ulist[k];
+				ok = u == br || (u > i && u < br && cand[u]);
+			}
+			cand[i] = ok;
+		}
+		for (uint32_t i = b->first; i < br; i++) {
+			uint32_t n;
+			const int32_t *u = cand[i] ? px_func_uses(f, i, &n) : NULL;
+			for (uint32_t k = 0; u && k < n && cand[i]; k++)
+				for (uint32_t q = rr->dstart[u[k]]; q < rr->dstart[u[k] + 1]; q++) {
+					uint32_t dd = rr->dlist[q];
+					if (dd >= b->first && dd < i && !cand[dd])
+						cand[i] = 0;
+				}
+		}
+		for (uint32_t i = b->first; i < br; i++)
+			if (cand[i])
+				s->ins[i].free = 1;
+	}
+}
+
 void sim_mark_free(struct sim *s)
 {
 	const struct px_func *f = s->f;
@@ -376,6 +439,9 @@ void sim_mark_free(struct sim *s)
 		}
 		s->ins[i].ifconv = ok;
 	}
+	uint8_t *cand = xcalloc(f->ninsns + 1, 1);
+	mark_predicate_feeders(s, &rr, cand);
+	free(cand);
 	/* loop invariants: repeated until nothing changes, since a hoisted
 	 * instruction makes its users invariant too */
 	for (uint32_t l = 0; l < f->nloops; l++) {
