@@ -459,10 +459,12 @@ static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 }
 
 /* Warp w's state (stack, registers, resume cycle) changed: what the
- * scheduler keeps about its next instruction no longer holds. */
-static void warp_changed(struct sim_warp *w)
+ * scheduler keeps about its next instruction no longer holds, and run()'s
+ * loop accounting looks at the warp again (its top's loop may differ). */
+static void warp_changed(struct sim *s, struct sim_warp *w)
 {
 	w->top_settled = w->top_valid = w->early_valid = w->scan_valid = false;
+	s->acct_dirty |= 1u << w->id;
 }
 
 /* ---- issue_early's window (struct sim_win) ----
@@ -614,7 +616,7 @@ static void check_barrier(struct sim *s)
 			w->state = W_READY;
 			s->nwait--;
 			w->resume = rel;
-			warp_changed(w);
+			warp_changed(s, w);
 			settle(s, w);   /* a barrier last in a body without ret: the lanes leave */
 		}
 	}
@@ -732,7 +734,7 @@ static void run_free(struct sim *s, struct sim_warp *w)
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
 	uint32_t active = top->mask & ~w->exited;
-	warp_changed(w);
+	warp_changed(s, w);
 	exec_free(s, w, pc, active);
 	top->pc = pc + 1;
 	win_moved(s, w, pc, pc + 1);
@@ -805,7 +807,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	const struct px_insn *in = si->in;
 	uint32_t active = top->mask & ~w->exited;
 	uint32_t b = in->block;
-	warp_changed(w);
+	warp_changed(s, w);
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
 	count_issue(s, b, active);
@@ -1137,7 +1139,7 @@ SIM_HOT void early_issue(struct sim *s, struct sim_warp *w, unsigned sched, uint
 	s->res->warp_insns++;
 	count_issue(s, c->in->block, kmask);
 	commit_timing(s, w, sched, c, lat, occ);
-	warp_changed(w);
+	warp_changed(s, w);
 }
 
 /* Instruction k joins w's window at its end (k == lim), as the full scan
@@ -1515,7 +1517,7 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	count_issue(s, c->in->block, active);
 	bar_arrive(s, w, bar_k, g);
 	commit_timing(s, w, sched, c, 0, s->occ[P_BAR]);
-	warp_changed(w);
+	warp_changed(s, w);
 	check_barrier(s);
 	return true;
 }
@@ -1524,6 +1526,55 @@ static bool ready_at_ok(struct sim *s, struct sim_warp *w, unsigned sched)
 {
 	unsigned y;
 	return w->state == W_READY && w->nstk && ready_at(s, w, sched, &y) <= s->cycle;
+}
+
+/* run()'s loop accounting, kept lazily: rather than adding each step's
+ * cycles to every warp's (innermost selected loop, stall reason) and to
+ * every selected loop with a warp inside, it adds the current cycle to a
+ * counter when a warp's pair leaves it and subtracts it when one comes in
+ * (unsigned arithmetic wraps, and once every pair has left at the end each
+ * counter holds exactly its sum of whole cycles); per selected loop it
+ * keeps the warps inside (in it or in a loop it encloses), the loop's
+ * cycles counting while there is one. A stall reason changes in the
+ * scheduler's pass over the warps (set_why), a loop only when the warp
+ * changed (warp_changed marks it in sim.acct_dirty). s->cycle does not move
+ * within a step, so a change at any point of the step counts from the
+ * step's first cycle, as the step's accounting wants. */
+struct acct {
+	unsigned *why;     /* per warp: PX_STALL_*, this step's once its pass is done */
+	int32_t *loop;     /* per warp: its innermost selected loop, -1 none (done, outside, past the end) */
+	uint64_t **st;     /* per warp: its loop's px_simt_loop.stalls, sink when none */
+	uint32_t *nin;     /* per loop: warps inside */
+	uint64_t sink[PX_STALL_COUNT];
+};
+
+/* Warp wi's stall reason is y from this step on. */
+SIM_HOT void set_why(const struct sim *s, struct acct *a, uint32_t wi, unsigned y)
+{
+	if (a->why[wi] != y) {
+		a->st[wi][a->why[wi]] += s->cycle;
+		a->st[wi][y] -= s->cycle;
+		a->why[wi] = y;
+	}
+}
+
+/* Warp i's innermost selected loop is l (-1: none) from this step on. */
+static void acct_move(struct sim *s, struct acct *a, uint32_t i, int32_t l)
+{
+	int32_t o = a->loop[i];
+	if (o == l)
+		return;
+	unsigned y = a->why[i];
+	a->st[i][y] += s->cycle;
+	for (; o >= 0; o = s->sel_parent[o])
+		if (--a->nin[o] == 0)
+			s->loop_cycles[o] += s->cycle;
+	for (int32_t p = l; p >= 0; p = s->sel_parent[p])
+		if (a->nin[p]++ == 0)
+			s->loop_cycles[p] -= s->cycle;
+	a->loop[i] = l;
+	a->st[i] = l >= 0 ? s->lr[l].stalls : a->sink;
+	a->st[i][y] -= s->cycle;
 }
 
 __attribute__((noinline)) static void run(struct sim *s)
@@ -1535,8 +1586,17 @@ __attribute__((noinline)) static void run(struct sim *s)
 	for (uint32_t sc = 0; sc < nsched; sc++)
 		nw_of[sc] = (s->nwarps + nsched - 1 - sc) / nsched;   /* warps of scheduler sc */
 	uint64_t budget = s->opt->budget ? s->opt->budget : 50000000ull;
-	unsigned *why = xcalloc(s->nwarps, sizeof *why);
-	uint64_t *inside = xcalloc(s->nloops + 1, sizeof *inside), step = 0;
+	struct acct acct = {
+		.why = xcalloc(s->nwarps, sizeof *acct.why),
+		.loop = xmalloc(s->nwarps * sizeof *acct.loop),
+		.st = xmalloc(s->nwarps * sizeof *acct.st),
+		.nin = xcalloc(s->nloops + 1, sizeof *acct.nin),
+	};
+	for (uint32_t i = 0; i < s->nwarps; i++) {
+		acct.loop[i] = -1;
+		acct.st[i] = acct.sink;
+	}
+	s->acct_dirty = s->nwarps < 32 ? (1u << s->nwarps) - 1 : UINT32_MAX;   /* every warp's pair is unset */
 	while (!s->stop) {
 		bool any_live = false, issued = false;
 		uint64_t next = UINT64_MAX;
@@ -1555,7 +1615,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 					continue;
 				any_live = true;
 				if (w->state == W_BARRIER) {
-					why[wi] = PX_STALL_BARRIER;
+					set_why(s, &acct, wi, PX_STALL_BARRIER);
 					continue;
 				}
 				/* instructions issued early are skipped when reached, free
@@ -1567,7 +1627,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 						account_loop_enter(s, w, tb, tpc);
 						w->prev_block = tb;
 						w->done[tpc] = 0;
-						warp_changed(w);
+						warp_changed(s, w);
 						w->stk[w->nstk - 1].pc++;
 						win_moved(s, w, tpc, tpc + 1);
 						settle(s, w);
@@ -1588,26 +1648,26 @@ __attribute__((noinline)) static void run(struct sim *s)
 				                          : w->top_bar;
 				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
-					why[wi] = PX_STALL_SELECTED;
+					set_why(s, &acct, wi, PX_STALL_SELECTED);
 					rr_next = idx + 1 == nw ? 0 : idx + 1;
 					issued = true;
 					continue;
 				}
 				if (t <= s->cycle && pick < 0) {
 					pick = (int32_t)wi;
-					why[wi] = PX_STALL_SELECTED;
+					set_why(s, &acct, wi, PX_STALL_SELECTED);
 					rr_next = idx + 1 == nw ? 0 : idx + 1;
 				} else if (t <= s->cycle) {
-					why[wi] = PX_STALL_NOT_SELECTED;
+					set_why(s, &acct, wi, PX_STALL_NOT_SELECTED);
 					next = s->cycle + 1;
 				} else {
-					why[wi] = y;
+					set_why(s, &acct, wi, y);
 					if (t < next)
 						next = t;
 				}
 			}
 			rr[sc] = rr_next;
-			if (pick >= 0 && why[pick] == PX_STALL_SELECTED &&
+			if (pick >= 0 && acct.why[pick] == PX_STALL_SELECTED &&
 			    ready_at_ok(s, &s->w[pick], sc)) {
 				issue(s, &s->w[pick], sc);
 				issued = true;
@@ -1628,26 +1688,20 @@ __attribute__((noinline)) static void run(struct sim *s)
 				break;
 			}
 		}
-		/* loop accounting over the cycles that pass: each warp's stall
-		 * reason in its innermost selected loop, and the cycles of every
-		 * selected loop with a warp inside (marked with the step number) */
-		step++;
-		for (uint32_t i = 0; i < s->nwarps; i++) {
+		/* loop accounting (struct acct): the warps that changed may be
+		 * in another loop now */
+		for (uint32_t d = s->acct_dirty; d; d &= d - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(d);
 			struct sim_warp *w = &s->w[i];
-			if (w->state == W_DONE || !w->nstk)
-				continue;
-			if (!w->top_valid)
-				fill_top(s, w);
-			int32_t l = w->top_loop;
-			if (l == -2)
-				continue;
-			if (l >= 0)
-				s->lr[l].stalls[why[i]] += adv;
-			for (; l >= 0 && inside[l] != step; l = s->sel_parent[l]) {
-				inside[l] = step;
-				s->loop_cycles[l] += adv;
+			int32_t l = -1;
+			if (w->state != W_DONE && w->nstk) {
+				if (!w->top_valid)
+					fill_top(s, w);
+				l = w->top_loop < 0 ? -1 : w->top_loop;
 			}
+			acct_move(s, &acct, i, l);
 		}
+		s->acct_dirty = 0;
 		s->cycle += adv;
 		if (s->res->warp_insns > budget) {
 			s->stop = true;
@@ -1655,8 +1709,12 @@ __attribute__((noinline)) static void run(struct sim *s)
 			break;
 		}
 	}
-	free(why);
-	free(inside);
+	for (uint32_t i = 0; i < s->nwarps; i++)
+		acct_move(s, &acct, i, -1);
+	free(acct.why);
+	free(acct.loop);
+	free(acct.st);
+	free(acct.nin);
 }
 
 /* ---- entry ---- */

@@ -359,6 +359,10 @@ struct sim {
 	/* unknown-value notes, once per instruction */
 	uint8_t *noted;
 	bool *viol_seen;          /* per (slot, insn): SIM_SEEN_SLOTS per instruction */
+	/* run()'s loop accounting: the warps (bit = warp id; a block has at
+	 * most 32) that changed in the current step (warp_changed sets them):
+	 * their top instruction may be in another loop */
+	uint32_t acct_dirty;
 	bool stop;
 	const char *stop_reason;
 	bool hw_fma;              /* the processor has fma and avx2 (simt_exec.c) */
