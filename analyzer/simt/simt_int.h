@@ -260,6 +260,7 @@ struct sim_warp {
 	uint8_t top_why;          /* PX_STALL_*: what top_rt waits for */
 	uint8_t top_pipe;         /* enum sim_pipe */
 	bool top_bar;             /* it is a block barrier (sim_insn.block_bar) */
+	bool top_store;           /* a shared store (or reduction) without a result: queues (sim.st_queue) */
 	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	/* issue_early's last scan issued nothing: per pipe (P_COUNT: an
@@ -345,6 +346,7 @@ struct sim {
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
+	uint64_t st_queue;         /* cycles of MIO backlog a shared store may issue into (throughput.shared_store_queue) */
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
