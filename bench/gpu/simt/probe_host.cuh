@@ -1,0 +1,38 @@
+// probe_host.cuh: the host side the probes (dc_probe.cu, div_probe.cu,
+// bt_probe.cu) share: error checks, the clock64() result read back, and
+// MEASURE, simt_heldout.cu's method: best of 5 of (T(2n) - T(n)) / n, one
+// block, printed as a fixture line. Included after the kernels, so that
+// their PTX line numbers do not depend on it.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+static long long *dt;   // the kernels' clock64() difference
+static void *buf2;      // 64 MiB of zeros for their outputs
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+static long long take(void) { long long h; CK(cudaDeviceSynchronize()); CK(cudaMemcpy(&h, dt, sizeof h, cudaMemcpyDeviceToHost)); return h; }
+
+// nn is the trip count the launch arguments name
+#define MEASURE(label, name, block, n, np, extra, ...) do { \
+	double best = 1e30; \
+	for (int r = 0; r < 5; r++) { \
+		int nn = n; name<<<1, block>>>(__VA_ARGS__); long long a1 = take(); \
+		nn = 2 * n; name<<<1, block>>>(__VA_ARGS__); long long a2 = take(); \
+		double c = (double)(a2 - a1) / n; if (c < best) best = c; \
+	} \
+	printf("{\"loop\": \"%s\", \"kernel\": \"%s\", \"block\": %d, \"n\": %d, \"n_param\": %d, \"params\": \"%s\", " \
+	       "\"cycles_per_iteration\": %.2f}\n", label, #name, block, n, np, extra, best); \
+	fflush(stdout); \
+} while (0)
+
+// prints the device line and allocates dt and buf2
+static void probe_init(void) {
+	cudaDeviceProp p; CK(cudaGetDeviceProperties(&p, 0));
+	int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
+	printf("{\"device\": \"%s\", \"cc\": \"%d.%d\", \"clock_khz\": %d}\n", p.name, p.major, p.minor, clk);
+	CK(cudaMalloc(&dt, 64));
+	CK(cudaMalloc(&buf2, 64 << 20)); CK(cudaMemset(buf2, 0, 64 << 20));
+	CK(cudaDeviceSynchronize());
+}
