@@ -65,10 +65,10 @@ __global__ void div_ifelse(float *o, long long *t, int n) {
 }
 
 // ---- host ----
-#include "probe_host.cuh"
+#include "loop_host.cuh"
 
 int main(void) {
-	probe_init();
+	loop_host_init();
 	char l[64];
 	for (int blk = 128; blk <= 512; blk *= 2) {
 #define L(s) (snprintf(l, sizeof l, "%s/%d", s, blk), l)

@@ -95,34 +95,10 @@ __global__ void warp_atomic_loop(const float *a, float *acc, long long *t, int n
 }
 
 // ---- host ----
-static long long *dt;
-static void *buf, *buf2;
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
-
-static long long take(void) { long long h; CK(cudaDeviceSynchronize()); CK(cudaMemcpy(&h, dt, sizeof h, cudaMemcpyDeviceToHost)); return h; }
-
-// as in simt_bench.cu: best of 5 of T(2n) - T(n), per iteration
-#define MEASURE(label, name, block, n, np, extra, ...) do { \
-	double best = 1e30; \
-	for (int r = 0; r < 5; r++) { \
-		int nn = n; name<<<1, block>>>(__VA_ARGS__); long long a1 = take(); \
-		nn = 2 * n; name<<<1, block>>>(__VA_ARGS__); long long a2 = take(); \
-		double c = (double)(a2 - a1) / n; if (c < best) best = c; \
-	} \
-	printf("{\"loop\": \"%s\", \"kernel\": \"%s\", \"block\": %d, \"n\": %d, \"n_param\": %d, \"params\": \"%s\", " \
-	       "\"cycles_per_iteration\": %.2f}\n", label, #name, block, n, np, extra, best); \
-	fflush(stdout); \
-} while (0)
+#include "loop_host.cuh"
 
 int main(void) {
-	cudaDeviceProp p; CK(cudaGetDeviceProperties(&p, 0));
-	int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
-	printf("{\"device\": \"%s\", \"cc\": \"%d.%d\", \"clock_khz\": %d}\n", p.name, p.major, p.minor, clk);
-	CK(cudaMalloc(&dt, 64));
-	CK(cudaMalloc(&buf, 64 << 20)); CK(cudaMemset(buf, 0, 64 << 20));
-	CK(cudaMalloc(&buf2, 64 << 20)); CK(cudaMemset(buf2, 0, 64 << 20));
-	CK(cudaDeviceSynchronize());
+	loop_host_init();
 	float *fb = (float *)buf;
 	char l[64];
 	for (int blk = 128; blk <= 512; blk *= 2) {

@@ -1,14 +1,15 @@
-// probe_host.cuh: the host side the probes (dc_probe.cu, div_probe.cu,
-// bt_probe.cu) share: error checks, the clock64() result read back, and
-// MEASURE, simt_heldout.cu's method: best of 5 of (T(2n) - T(n)) / n, one
-// block, printed as a fixture line. Included after the kernels, so that
-// their PTX line numbers do not depend on it.
+// loop_host.cuh: the host side of the loop-timing programs that
+// heldout.sh runs (simt_heldout.cu, simt_heldout3.cu and the probes
+// dc_probe.cu, div_probe.cu, bt_probe.cu): error checks, the clock64()
+// result read back, and MEASURE: best of 5 of (T(2n) - T(n)) / n, one
+// block, printed as a fixture line (simt_bench.cu's method). Included
+// after the kernels, so that their PTX line numbers do not depend on it.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
 
 static long long *dt;   // the kernels' clock64() difference
-static void *buf2;      // 64 MiB of zeros for their outputs
+static void *buf, *buf2;   // 64 MiB of zeros each for their inputs and outputs
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 
@@ -27,12 +28,13 @@ static long long take(void) { long long h; CK(cudaDeviceSynchronize()); CK(cudaM
 	fflush(stdout); \
 } while (0)
 
-// prints the device line and allocates dt and buf2
-static void probe_init(void) {
+// prints the device line and allocates dt, buf and buf2
+static void loop_host_init(void) {
 	cudaDeviceProp p; CK(cudaGetDeviceProperties(&p, 0));
 	int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
 	printf("{\"device\": \"%s\", \"cc\": \"%d.%d\", \"clock_khz\": %d}\n", p.name, p.major, p.minor, clk);
 	CK(cudaMalloc(&dt, 64));
+	CK(cudaMalloc(&buf, 64 << 20)); CK(cudaMemset(buf, 0, 64 << 20));
 	CK(cudaMalloc(&buf2, 64 << 20)); CK(cudaMemset(buf2, 0, 64 << 20));
 	CK(cudaDeviceSynchronize());
 }
