@@ -870,14 +870,20 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		if (unk)
 			sim_guess(s, pc);
 		if (in->mods & PX_MOD_WARP) {
+			/* the membermask: an immediate, or the register as the first
+			 * lane that runs it holds it; an unknown one is not checked */
 			const struct sim_opnd *mo = si->nop ? &si->op[si->nop - 1] : NULL;
 			uint32_t mm = 0xffffffff;
-			bool u = false;
-			if (mo && g)
-				mm = (uint32_t)(mo->kind == PX_OPND_IMM ? mo->imm : w->val[(size_t)mo->slot * 32 + (uint32_t)__builtin_ctz(g)]);
-			(void)u;
+			bool known = true;
+			if (mo && g && mo->kind == PX_OPND_IMM) {
+				mm = (uint32_t)mo->imm;
+			} else if (mo && g && mo->kind == PX_OPND_REG) {
+				uint32_t lane = (uint32_t)__builtin_ctz(g);
+				known = !(w->unk[mo->slot] >> lane & 1);
+				mm = (uint32_t)w->val[(size_t)mo->slot * 32 + lane];
+			}
 			uint32_t live = w->exists & ~w->exited;
-			if (g && (mm & ~g & w->exists)) {
+			if (known && g && (mm & ~g & w->exists)) {
 				uint32_t l = (uint32_t)__builtin_ctz(mm & ~g & w->exists);
 				char t0[48];
 				sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(g), w->id * 32 + l,
