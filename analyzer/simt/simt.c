@@ -870,28 +870,8 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		if (unk)
 			sim_guess(s, pc);
 		if (in->mods & PX_MOD_WARP) {
-			/* the membermask: an immediate, or the register as the first
-			 * lane that runs it holds it; an unknown one is not checked */
-			const struct sim_opnd *mo = si->nop ? &si->op[si->nop - 1] : NULL;
-			uint32_t mm = 0xffffffff;
-			bool known = true;
-			if (mo && g && mo->kind == PX_OPND_IMM) {
-				mm = (uint32_t)mo->imm;
-			} else if (mo && g && mo->kind == PX_OPND_REG) {
-				uint32_t lane = (uint32_t)__builtin_ctz(g);
-				known = !(w->unk[mo->slot] >> lane & 1);
-				mm = (uint32_t)w->val[(size_t)mo->slot * 32 + lane];
-			}
-			uint32_t live = w->exists & ~w->exited;
-			if (known && g && (mm & ~g & w->exists)) {
-				uint32_t l = (uint32_t)__builtin_ctz(mm & ~g & w->exists);
-				char t0[48];
-				sim_violation(s, PX_V_SHUFFLE_MASK, pc, w->id * 32 + (uint32_t)__builtin_ctz(g), w->id * 32 + l,
-				              "bar.warp.sync membermask 0x%08x names thread %s (lane %u), which %s", mm,
-				              sim_thread(s, w->id * 32 + l, t0), l,
-				              (live >> l & 1) ? "does not execute it (another path of the warp)" : "has exited");
-			}
-			w->sync++;
+			if (g)   /* the membermask against the lanes that run it */
+				sim_member_mask(s, w, si->nop ? &si->op[si->nop - 1] : NULL, g, pc);
 			break;
 		}
 		if (in->mods & PX_MOD_ARRIVE) {

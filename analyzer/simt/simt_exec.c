@@ -1899,8 +1899,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 }
 
 /* ---- warp-wide operations ---- */
-static uint32_t member_mask(struct sim *s, struct sim_warp *w, const struct sim_opnd *o, uint32_t mask,
-                            uint32_t pc)
+uint32_t sim_member_mask(struct sim *s, struct sim_warp *w, const struct sim_opnd *o, uint32_t mask, uint32_t pc)
 {
 	uint32_t mm = 0xffffffff;
 	bool unk = false;
@@ -1948,7 +1947,7 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 	case PX_OP_SHFL: {
 		if (!(in->mods & PX_MOD_SYNC))
 			mo = NULL;
-		member_mask(s, w, mo, mask, pc);
+		sim_member_mask(s, w, mo, mask, pc);
 		const struct sim_opnd *d = &si->op[0];
 		uint32_t dslot = d->kind == PX_OPND_VEC ? d->el[0] : d->slot;
 		uint32_t pslot = d->kind == PX_OPND_VEC && d->nel > 1 ? d->el[1] : UINT32_MAX;
@@ -1993,7 +1992,7 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 	case PX_OP_VOTE: {
 		if (!(in->mods & PX_MOD_SYNC))
 			mo = NULL;
-		member_mask(s, w, mo, mask, pc);
+		sim_member_mask(s, w, mo, mask, pc);
 		uint32_t ballot = 0, unkl = 0;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -2011,7 +2010,7 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 		return;
 	}
 	case PX_OP_MATCH: case PX_OP_REDUX: {
-		member_mask(s, w, mo, mask, pc);
+		sim_member_mask(s, w, mo, mask, pc);
 		uint64_t v[32];
 		uint32_t unkl = 0;
 		for (uint32_t m = mask; m; m &= m - 1) {

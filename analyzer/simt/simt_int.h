@@ -395,6 +395,11 @@ static inline uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct
 	return sim_guard_pred(s, w, si, mask, unknown);
 }
 void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...) PX_PRINTF(3, 4);
+/* The membermask operand o of a .sync warp operation (or bar.warp.sync)
+ * that the lanes in mask run at pc, checked against them and against the
+ * lanes that exited (shuffle-mask violations; an unknown mask is not
+ * checked: mask is returned); counts a warp-level synchronisation. */
+uint32_t sim_member_mask(struct sim *s, struct sim_warp *w, const struct sim_opnd *o, uint32_t mask, uint32_t pc);
 /* Kinds of sim_violation beyond enum px_simt_kind: a shared-race between
  * lanes of one warp (recorded as PX_V_SHARED_RACE with same_warp set, once
  * per instruction apart from the races between warps). */
