@@ -825,19 +825,14 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			sim_note(s, pc, "branch target not found: treated as not taken");
 			taken = 0;
 		}
-		if (taken && !si->ifconv) {
-			/* the warp's next instruction comes from elsewhere: it
-			 * issues the table's branch latency later (not where
-			 * ptxas predicates the region instead: no branch) */
-			uint64_t r = s->cycle + (uint64_t)(lat + 0.5);
-			if (r > w->resume)
-				w->resume = r;
-		}
-		if (!taken && in->guard >= 0 && !si->ifconv) {
-			/* a branch that falls through holds the warp back too
-			 * (bt_probe: the same as a taken one in SASS; ptxas's
-			 * predicates are ready before it, PTX's come just before) */
-			uint64_t r = s->cycle + (uint64_t)(s->lat_branch_nt + 0.5);
+		/* the warp's next instruction waits for the branch: the table's
+		 * branch latency when it is taken (the instruction comes from
+		 * elsewhere), branch_not_taken when a conditional one falls
+		 * through (bt_probe: about the same in SASS); nothing where ptxas
+		 * predicates the region instead (no branch) */
+		double hold = taken ? lat : in->guard >= 0 ? s->lat_branch_nt : 0;
+		if (hold > 0 && !si->ifconv) {
+			uint64_t r = s->cycle + (uint64_t)(hold + 0.5);
 			if (r > w->resume)
 				w->resume = r;
 		}
@@ -1845,7 +1840,6 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		return false;
 	}
 	sim_decode(&s);
-	sim_mark_free(&s);
 	for (uint32_t i = 0; i < s.nins; i++) {
 		struct sim_insn *si = &s.ins[i];
 		const struct px_block *b = &f->blocks[si->in->block];
@@ -1857,6 +1851,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		si->block_end = b->end;
 		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
 	}
+	sim_mark_free(&s);   /* (reads reg_only) */
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;

@@ -299,16 +299,6 @@ static void mark_vector_loads(struct sim *s, const struct regrefs *rr)
 	}
 }
 
-/* computes on registers only (no memory, control, barrier or warp-wide
- * operation, no special register): ptxas may move it across blocks */
-static bool movable(const struct sim *s, uint32_t i)
-{
-	const struct sim_insn *si = &s->ins[i];
-	return !(si->flags & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BRANCH | PX_OPF_TERM |
-	                      PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) &&
-	       si->pipe < P_SHARED && !special_src(si->in);
-}
-
 /* The instructions of a block that only compute its closing branch's
  * predicate, from values of earlier blocks, become free: ptxas computes
  * such predicates as soon as their sources are ready (bt_probe's and
@@ -317,13 +307,15 @@ static bool movable(const struct sim *s, uint32_t i)
  * before their branches), so in SASS the branch finds its predicate
  * ready and costs the branch latency alone, where the PTX puts an
  * and/setp chain before it. A candidate writes one register, has no
- * guard, is movable, and every reader of its result is the branch or
+ * guard, computes on registers only (sim_insn.reg_only, no vector
+ * operand), and every reader of its result is the branch or
  * another candidate after it; one that reads a register written earlier
  * in the block by a non-candidate stays. Not for if-converted branches
  * (no branch in SASS). */
-static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr, uint8_t *cand)
+static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
+	uint8_t *cand = xcalloc(f->ninsns + 1, 1);   /* per instruction, in the block at hand */
 	for (uint32_t bi = 0; bi < f->nblocks; bi++) {
 		const struct px_block *b = &f->blocks[bi];
 		if (b->end <= b->first)
@@ -334,7 +326,8 @@ static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr, uint
 		for (uint32_t i = br; i-- > b->first;) {
 			int32_t d = single_def(f, i);
 			cand[i] = 0;
-			if (d < 0 || f->insns[i].guard >= 0 || s->ins[i].free || !movable(s, i))
+			if (d < 0 || f->insns[i].guard >= 0 || s->ins[i].free || !s->ins[i].reg_only ||
+			    special_src(&f->insns[i]))
 				continue;
 			bool ok = true;
 			for (uint32_t k = rr->ustart[d]; k < rr->ustart[d + 1] && ok; k++) {
@@ -357,6 +350,7 @@ static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr, uint
 			if (cand[i])
 				s->ins[i].free = 1;
 	}
+	free(cand);
 }
 
 void sim_mark_free(struct sim *s)
@@ -428,7 +422,8 @@ void sim_mark_free(struct sim *s)
 		const struct px_insn *in = &f->insns[i];
 		uint32_t t = s->ins[i].target;
 		bool uniform = in->guard >= 0 && f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
-		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > (uniform ? 4u : 16u) ||
+		uint32_t most = uniform ? 4 : 16;   /* instructions ptxas predicates (above) */
+		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > most ||
 		    f->blocks[in->block].end != i + 1 || f->blocks[f->insns[i + 1].block].end != t)
 			continue;
 		bool ok = true;
@@ -439,9 +434,7 @@ void sim_mark_free(struct sim *s)
 		}
 		s->ins[i].ifconv = ok;
 	}
-	uint8_t *cand = xcalloc(f->ninsns + 1, 1);
-	mark_predicate_feeders(s, &rr, cand);
-	free(cand);
+	mark_predicate_feeders(s, &rr);
 	/* loop invariants: repeated until nothing changes, since a hoisted
 	 * instruction makes its users invariant too */
 	for (uint32_t l = 0; l < f->nloops; l++) {
