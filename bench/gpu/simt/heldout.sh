@@ -4,7 +4,7 @@
 # records its loop timings into $OUT/NAME.jsonl (twice: NAME_2.jsonl), its
 # PTX and SASS next to them. Run through the device tool from the repository
 # root:   sh bench/gpu/simt/heldout.sh [NAME]
-# The committed fixtures: tests/fixtures/simt/heldout/ and heldout3/, and
+# The committed fixtures: tests/fixtures/simt/heldout/, heldout3/ and heldout4/, and
 # probes/ for dc_probe and div_probe (the
 # measurements, the PTX the simulator reads, the SASS, gpu.txt).
 set -e
