@@ -182,7 +182,7 @@ int main(void) {
 		MEASURE(L("block_reduce_loop"), block_reduce_loop, blk, 256, 3, "", fb, (float *)buf2, dt, nn);
 		MEASURE(L("gather_loop"), gather_loop, blk, 256, 3, "", fb, (float *)buf2, dt, nn);
 		MEASURE(L("stencil1d_loop"), stencil1d_loop, blk, 256, 3, "", fb, (float *)buf2, dt, nn);
-		MEASURE(L("ddot_loop"), ddot_loop, blk, 256, 4, "", (const double *)buf, (const double *)buf + (1 << 20),
+		MEASURE(L("ddot_loop"), ddot_loop, blk, 2048, 4, "", (const double *)buf, (const double *)buf + (1 << 20),
 		        (double *)buf2, dt, nn);
 		MEASURE(L("sfu_loop"), sfu_loop, blk, 256, 2, "", (float *)buf2, dt, nn);
 		MEASURE(L("escape_loop"), escape_loop, blk, 64, 2, "", (int *)buf2, dt, nn);
