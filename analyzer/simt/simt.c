@@ -488,8 +488,27 @@ SIM_HOT uint64_t win_bit(uint32_t k)
 	return 1ull << (k & 63);
 }
 
+/* Instruction k's sim_insn.hold or .holds (m) as window bits. */
+SIM_HOT uint64_t win_rel(uint64_t m, uint32_t k)
+{
+	unsigned r = k & 63;
+	return m << r | m >> ((64 - r) & 63);
+}
+
+/* Instruction k's bits join the per-slot masks of pending writers and
+ * readers (a special window's). */
+static void win_mark_slots(const struct sim *s, struct sim_warp *w, uint32_t k)
+{
+	const struct sim_insn *c = &s->ins[k];
+	uint64_t b = win_bit(k);
+	for (uint32_t d = 0; d < c->ndefs; d++)
+		w->win_wr[c->defs[d]] |= b;
+	for (uint32_t u = 0; u < c->nuses; u++)
+		w->win_rd[c->uses[u]] |= b;
+}
+
 /* Instruction k's bits leave the per-slot masks of pending writers and
- * readers. */
+ * readers (a special window's). */
 SIM_HOT void win_unmark_slots(const struct sim *s, struct sim_warp *w, uint32_t k)
 {
 	const struct sim_insn *c = &s->ins[k];
@@ -512,10 +531,16 @@ static void win_leave(const struct sim *s, struct sim_warp *w, uint32_t k)
 	wn->never &= ~b;
 	wn->stores[0] &= ~b;
 	wn->stores[1] &= ~b;
-	win_unmark_slots(s, w, k);
-	for (uint64_t m = wn->dep[k & 63] & wn->pending & ~wn->never; m; m &= m - 1) {
+	if (wn->special)
+		win_unmark_slots(s, w, k);
+	/* (the window spans LOOKAHEAD + 1 instructions: holds' bits tell
+	 * its later ones apart from its earlier ones but for bit LOOKAHEAD,
+	 * which may name the top; no later one is the top) */
+	uint64_t later = wn->pending & ~wn->never & ~win_bit(wn->base);
+	for (uint64_t m = win_rel(s->ins[k].holds, k) & later; m; m &= m - 1) {
 		unsigned j = (unsigned)__builtin_ctzll(m);
-		if (!(wn->block[j] & wn->pending))
+		uint32_t kj = k + ((j - k) & 63);
+		if (!(win_rel(s->ins[kj].hold, kj) & wn->pending))
 			wn->cand |= 1ull << j;
 	}
 }
@@ -994,6 +1019,8 @@ SIM_HOT uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, uns
  * when it issued something; else lowers *retry to the first cycle one
  * could go. */
 #define LOOKAHEAD 32
+/* (a window's instructions are bits of a uint64_t: win_leave) */
+_Static_assert(LOOKAHEAD <= 32, "sim_insn.hold tells a window's instructions apart");
 /* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
 static unsigned mem_space_class(const struct sim_insn *c)
 {
@@ -1030,6 +1057,41 @@ static bool reg_only(const struct sim_insn *c)
 		if (c->in->opnds[k].kind == PX_OPND_SREG)
 			return false;
 	return true;
+}
+
+/* whether slot lists a and b share a slot */
+static bool shares_slot(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb)
+{
+	for (uint32_t i = 0; i < na; i++)
+		for (uint32_t j = 0; j < nb; j++)
+			if (a[i] == b[j])
+				return true;
+	return false;
+}
+
+/* Fills sim_insn.hold and .holds: which instructions of its basic block,
+ * up to LOOKAHEAD apart (the farthest two of a window are), one may not
+ * go ahead of (register hazards, a store and a memory access of one state
+ * space), as issue_early's window counts them (win_append). Needs
+ * mem_class. */
+static void win_hazards(struct sim *s)
+{
+	for (uint32_t k = 0; k < s->nins; k++)
+		s->ins[k].hold = s->ins[k].holds = 0;
+	for (uint32_t k = 0; k < s->nins; k++) {
+		struct sim_insn *c = &s->ins[k];
+		uint32_t first = s->f->blocks[c->in->block].first;
+		for (uint32_t d = 1; d <= LOOKAHEAD && d <= k - first; d++) {
+			struct sim_insn *e = &s->ins[k - d];
+			if (shares_slot(e->defs, e->ndefs, c->uses, c->nuses) ||
+			    shares_slot(e->defs, e->ndefs, c->defs, c->ndefs) ||
+			    shares_slot(e->uses, e->nuses, c->defs, c->ndefs) ||
+			    ((e->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && (e->mem_class & c->mem_class))) {
+				c->hold |= 1ull << (64 - d);
+				e->holds |= 1ull << d;
+			}
+		}
+	}
 }
 
 /* ptxas unrolls innermost loops (gemm_loop's and stencil2d_loop's by 4),
@@ -1133,46 +1195,38 @@ SIM_HOT void early_issue(struct sim *s, struct sim_warp *w, unsigned sched, uint
  * would meet it: done (skipped), where the full scan goes on by rules of
  * its own (special), where it stops (closed), else pending, held back by
  * the pending ones before it that write a register it reads, read or
- * write one it writes, or (a load) store to a state space it may read. */
+ * write one it writes, or (a load) store to a state space it may read
+ * (its sim_insn.hold among the pending ones; win_leave looks again). */
 static void win_append(const struct sim *s, struct sim_warp *w, uint32_t k)
 {
 	struct sim_win *wn = &w->win;
-	unsigned p = k & 63;
-	uint64_t b = 1ull << p;
-	wn->block[p] = wn->dep[p] = 0;
 	if (!w->done[k]) {
 		const struct sim_insn *c = &s->ins[k];
+		uint64_t b = win_bit(k);
 		bool top = k == wn->base;
 		if (c->block_bar || (!top && c->ifconv && k + 1 == c->block_end)) {
+			/* the full scan goes on after the window, past its pending
+			 * instructions' registers (win_wr, win_rd) */
 			wn->special = true;
+			for (uint32_t j = wn->base; j < k; j++)
+				if (wn->pending & win_bit(j))
+					win_mark_slots(s, w, j);
 			return;
 		}
 		if (!top && c->scan_stop) {
 			wn->closed = true;
 			return;
 		}
-		uint64_t blk = 0;
-		for (uint32_t u = 0; u < c->nuses; u++)
-			blk |= w->win_wr[c->uses[u]];
-		for (uint32_t d = 0; d < c->ndefs; d++)
-			blk |= w->win_wr[c->defs[d]] | w->win_rd[c->defs[d]];
-		unsigned mc = c->mem_class;
-		blk |= (mc & 1 ? wn->stores[0] : 0) | (mc & 2 ? wn->stores[1] : 0);
-		wn->block[p] = blk;
-		for (uint64_t m = blk; m; m &= m - 1)
-			wn->dep[__builtin_ctzll(m)] |= b;
+		uint64_t blk = win_rel(c->hold, k) & wn->pending;
 		wn->pending |= b;
 		if (c->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) {
+			unsigned mc = c->mem_class;
 			wn->never |= b;
 			wn->stores[0] |= mc & 1 ? b : 0;
 			wn->stores[1] |= mc & 2 ? b : 0;
 		} else if (!blk && !top) {
 			wn->cand |= b;
 		}
-		for (uint32_t d = 0; d < c->ndefs; d++)
-			w->win_wr[c->defs[d]] |= b;
-		for (uint32_t u = 0; u < c->nuses; u++)
-			w->win_rd[c->uses[u]] |= b;
 	}
 	wn->lim = k + 1;
 }
@@ -1181,10 +1235,11 @@ static void win_append(const struct sim *s, struct sim_warp *w, uint32_t k)
 static void win_rebuild(const struct sim *s, struct sim_warp *w)
 {
 	struct sim_win *wn = &w->win;
-	/* the slot masks hold the old window's pending instructions */
-	for (uint32_t k = wn->base; k < wn->lim; k++)
-		if (wn->pending & win_bit(k))
-			win_unmark_slots(s, w, k);
+	/* the slot masks hold a special window's pending instructions */
+	if (wn->special)
+		for (uint32_t k = wn->base; k < wn->lim; k++)
+			if (wn->pending & win_bit(k))
+				win_unmark_slots(s, w, k);
 	const struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
 	wn->valid = true;
@@ -1851,6 +1906,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		si->block_end = b->end;
 		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
 	}
+	win_hazards(&s);
 	sim_mark_free(&s);   /* (reads reg_only) */
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);

@@ -95,6 +95,12 @@ struct sim_insn {
 	uint8_t mem_class; /* simt.c's mem_space_class */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	uint32_t block_end;   /* the end (instruction index) of its basic block */
+	/* the hazards within its basic block (simt.c's win_hazards): bit
+	 * 64 - d of hold, the instruction d before it (1 <= d <= LOOKAHEAD)
+	 * writes a register it reads or writes, reads one it writes, or
+	 * stores to a state space it accesses; bit d of holds, the
+	 * instruction d after it is held back by it so */
+	uint64_t hold, holds;
 	uint32_t target;   /* branch: instruction index */
 	uint32_t nuses, ndefs;
 	uint32_t uses[12], defs[8];   /* slots */
@@ -289,7 +295,8 @@ struct sim_warp {
 	/* issue_early's window (simt.c's win_*): the instructions a scan from
 	 * the top looks at, kept while the top only moves on to the next
 	 * instruction of its basic block; win_wr/win_rd: per slot, the
-	 * window's pending instructions that write / read it */
+	 * window's pending instructions that write / read it, kept while the
+	 * window is special (the full scan goes on after it) */
 	struct sim_win {
 		bool valid;
 		bool special;   /* lim is one the full scan handles itself (a block barrier, an if-converted branch) */
@@ -302,8 +309,6 @@ struct sim_warp {
 		uint64_t cand;      /* pending and nothing pending holds it back (the top's bit ignored) */
 		uint64_t never;     /* stores and atomics: they never issue early */
 		uint64_t stores[2]; /* pending stores and atomics of mem_class bit 0 (shared), bit 1 (global) */
-		uint64_t block[64]; /* per instruction: the earlier ones whose registers or stores hold it back */
-		uint64_t dep[64];   /* per instruction: the later ones it holds back */
 	} win;
 	uint64_t *win_wr, *win_rd;
 	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
