@@ -877,13 +877,12 @@ static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uin
 	return r;
 }
 
-/* Integer/bit operation of one lane. */
-static uint64_t iop(const struct sim_insn *si, unsigned t, uint64_t a, uint64_t b, uint64_t c,
+/* Integer/bit operation of one lane on values of bits bits, signed when
+ * sg (the type's, looked up once per instruction by the caller). */
+static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t a, uint64_t b, uint64_t c,
                     bool *unk)
 {
 	const struct px_insn *in = si->in;
-	unsigned bits = px_type_bits(t);
-	bool sg = px_type_kind(t) == 's';
 	int64_t x = sext(a, bits), y = sext(b, bits);
 	uint64_t u = trunc_to(a, bits), v = trunc_to(b, bits);
 	switch (in->op) {
@@ -2222,7 +2221,8 @@ static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim
 	const struct px_insn *in = si->in;
 	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
 	unsigned bits = px_type_bits(t);
-	bool fl_op = px_type_kind(t) == 'f' || is_fop(in->op);
+	char k = px_type_kind(t);
+	bool fl_op = k == 'f' || is_fop(in->op), sg = k == 's';
 	uint64_t buf[3][32], r[32];
 	const uint64_t *src[3];
 	uint32_t unk_in = sources(s, w, si, mask, buf, src, NULL), unk_out = 0;
@@ -2236,7 +2236,7 @@ static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim
 		else if (fl_op)
 			r[l] = fop(si, bits, a, b, c, &unk);
 		else
-			r[l] = iop(si, t, a, b, c, &unk);
+			r[l] = iop(si, bits, sg, a, b, c, &unk);
 		if (unk)
 			unk_out |= 1u << l;
 	}
