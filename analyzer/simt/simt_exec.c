@@ -341,6 +341,17 @@ __attribute__((target("avx2,fma"))) static void f32_lanes_hw(int op, uint64_t *r
 }
 #undef F32_LOOP
 #undef F32_LOAD8
+/* The low bits of the 32 lanes of a predicate row (sim_guard_pred): four
+ * lanes a movemask. */
+__attribute__((target("avx2"))) static uint32_t pred_bits_avx2(const uint64_t *v)
+{
+	uint32_t bits = 0;
+	for (uint32_t l = 0; l < 32; l += 4) {
+		__m256i x = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(v + l)), 63);
+		bits |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(x)) << l;
+	}
+	return bits;
+}
 static bool have_hw_fma(void)
 {
 	__builtin_cpu_init();
@@ -980,16 +991,20 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 uint32_t sim_guard_pred(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
                         uint32_t *unknown)
 {
-	(void)s;
 	*unknown = 0;
 	const struct px_insn *in = si->in;
 	if (in->guard < 0)
 		return mask;
 	uint32_t slot = s->slot_base[in->guard];
 	const uint64_t *v = &w->val[(size_t)slot * 32];
-	uint32_t bits = 0;   /* the predicate per lane (all 32: no branch, gcc vectorises it) */
-	for (uint32_t l = 0; l < 32; l++)
-		bits |= (uint32_t)(v[l] & 1) << l;
+	uint32_t bits = 0;   /* the predicate per lane (all 32; the loop: no branch, gcc vectorises it) */
+#if PX_SIMT_HW_FMA
+	if (s->hw_fma)
+		bits = pred_bits_avx2(v);
+	else
+#endif
+		for (uint32_t l = 0; l < 32; l++)
+			bits |= (uint32_t)(v[l] & 1) << l;
 	*unknown = w->unk[slot] & mask;
 	return (in->guard_neg ? ~bits : bits) & mask & ~*unknown;
 }
