@@ -1476,23 +1476,25 @@ static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim
 {
 	if (!mo->grouped)
 		memo_groups(mo);
+	/* the checks and the values first (reads only), then the reads
+	 * recorded */
+	struct sim_sword *gsw[32];
+	uint64_t gv[32];
+	uint32_t gunk = 0;   /* per group */
 	for (uint32_t g = 0; g < mo->ngroups; g++) {
 		uint64_t off = (uint64_t)addrs[mo->last[g]];
 		if ((off & 3) || off + 4 > c->limit)
 			return false;
-		const struct sim_sword *sw = &c->sh[off >> 2];
+		struct sim_sword *sw = &c->sh[off >> 2];
 		if (!sw->written || sword_recent(c, sw->wtid, sw->wepoch, sw->wsync))
 			return false;
-	}
-	uint64_t gv[32];
-	uint32_t gunk = 0;   /* per group */
-	for (uint32_t g = 0; g < mo->ngroups; g++) {
-		struct sim_sword *sw = &c->sh[(uint64_t)addrs[mo->last[g]] >> 2];
-		sword_read(c, sw, c->wid * 32 + mo->last[g]);
+		gsw[g] = sw;
 		bool unk = (sw->known & 0xf) != 0xf;
 		gv[g] = unk || !sgn ? sw->val : trunc_to((uint64_t)sext(sw->val, 32), 64);
 		gunk |= (uint32_t)unk << g;
 	}
+	for (uint32_t g = 0; g < mo->ngroups; g++)
+		sword_read(c, gsw[g], c->wid * 32 + mo->last[g]);
 	if (mo->mask == UINT32_MAX) {
 		for (uint32_t l = 0; l < 32; l++)
 			lv[l] = gv[mo->group[l]];
@@ -1813,7 +1815,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	/* values, lane by lane in lane order (atomics serialise that way); a
 	 * load's results are written once at the end (a load reads no register
 	 * in this loop) */
-	uint64_t lv[8][32];
+	uint64_t lbuf[8][32], (*lv)[32] = lbuf;
 	uint32_t lunk[8] = {0};
 	bool defer = is_ld && nvec <= 8, sgn = mo->sgn;
 	struct page_cache cache = {0};   /* loads only: nothing is inserted meanwhile */
@@ -1821,6 +1823,10 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	/* loads of 32-bit words at known addresses: loops of their own */
 	bool words = defer && (spc == SP_GLOBAL || spc == SP_LOCAL || spc == SP_SHARED) && eb == 4 &&
 	             known_mask == mask;
+	/* one word into every lane of a register: straight into its row (the
+	 * addresses are read already; commit then has nothing to copy) */
+	if (words && nvec == 1 && mask == UINT32_MAX && dst && dst->kind != PX_OPND_VEC && dst->slot != UINT32_MAX)
+		lv = (uint64_t (*)[32])&w->val[(size_t)dst->slot * 32];
 	if (words && spc == SP_SHARED)
 		load_shared_words(s, w, pc, addrs, mask, nvec, sgn, hit ? mo : NULL, lv, lunk);
 	else if (words)
@@ -1907,7 +1913,9 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 				wr(w, dslot, l, old, ounk);
 		}
 	}
-	if (defer && dst)
+	if (lv != lbuf)
+		w->unk[dst->slot] = lunk[0];   /* (commit's, mask all lanes) */
+	else if (defer && dst)
 		for (unsigned e = 0; e < nvec; e++)
 			commit(w, dst->kind == PX_OPND_VEC ? dst->el[e] : dst->slot, lv[e], mask, lunk[e]);
 }
