@@ -448,6 +448,7 @@ struct sim_memo {
 	/* the last access */
 	uint8_t spc;             /* SP_*, SP_OTHER (never a hit) before the first */
 	bool repeat;             /* global: a lane named the line of the lane before */
+	bool consec;             /* global: the 32 lanes' aligned words are consecutive (consecutive_words) */
 	uint32_t mask;           /* the lanes with a known address */
 	int64_t a0;              /* the first lane's address */
 	uint64_t rel[32];        /* per lane of mask: its address - a0 */
@@ -1382,13 +1383,16 @@ static void load_consecutive(struct sim *s, uint64_t word0, bool sgn, uint64_t l
 
 /* exec_mem's values for a load of nvec 32-bit elements per lane from
  * global or local memory (spc) at the known addresses of every lane in
- * mask: gread's work, one cached page lookup per page. */
+ * mask: gread's work, one cached page lookup per page. mo: the memo when
+ * the addresses are its pattern (a hit: whether they are consecutive
+ * words is known), else NULL. */
 __attribute__((noinline)) static void load_words(struct sim *s, const struct sim_warp *w, const int64_t *addrs,
                                                  uint32_t mask, unsigned nvec, int spc, bool sgn,
-                                                 uint64_t lv[8][32], uint32_t lunk[8])
+                                                 const struct sim_memo *mo, uint64_t lv[8][32], uint32_t lunk[8])
 {
 	struct page_cache pc = {0};
-	if (nvec == 1 && spc == SP_GLOBAL && mask == UINT32_MAX && consecutive_words(addrs)) {
+	if (nvec == 1 && spc == SP_GLOBAL && mask == UINT32_MAX &&
+	    (mo ? mo->consec && (uint64_t)addrs[0] <= UINT64_MAX - 4 * 31 : consecutive_words(addrs))) {
 		load_consecutive(s, (uint64_t)addrs[0] >> 2, sgn, lv[0], &lunk[0]);
 		return;
 	}
@@ -1551,8 +1555,10 @@ __attribute__((noinline)) static void load_shared_words(struct sim *s, struct si
 
 /* Whether the lanes of mask (every one with a known address) have the
  * addresses of mo's pattern, moved so far that what it holds stays true
- * (struct sim_memo). */
-static inline bool memo_hit(const struct sim_memo *mo, int spc, const int64_t *a, uint32_t mask)
+ * (struct sim_memo). rdiff: for all 32 lanes, the OR of each lane's
+ * address less lane 0's xor mo->rel (fixed_addrs'), else NULL. */
+static inline bool memo_hit(const struct sim_memo *mo, int spc, const int64_t *a, uint32_t mask,
+                            const uint64_t *rdiff)
 {
 	if (mo->mask != mask || mo->spc != spc || !mask)
 		return false;
@@ -1560,7 +1566,9 @@ static inline bool memo_hit(const struct sim_memo *mo, int spc, const int64_t *a
 	if ((a0 - (uint64_t)mo->a0) & (spc == SP_SHARED ? 3 : 127) || !memo_near(a0))
 		return false;
 	uint64_t diff = 0;
-	if (mask == UINT32_MAX) {
+	if (rdiff && mask == UINT32_MAX) {
+		diff = *rdiff;
+	} else if (mask == UINT32_MAX) {
 		for (uint32_t l = 0; l < 32; l++)   /* (no branch: gcc vectorises it) */
 			diff |= ((uint64_t)a[l] - a0) ^ mo->rel[l];
 	} else {
@@ -1587,6 +1595,10 @@ static void memo_store(struct sim_memo *mo, int spc, const int64_t *a, uint32_t 
 	mo->mask = near ? mask : 0;
 	mo->spc = (uint8_t)spc;
 	mo->a0 = (int64_t)a0;
+	bool consec = mask == UINT32_MAX && spc == SP_GLOBAL && !(a0 & 3);
+	for (uint32_t l = 0; consec && l < 32; l++)
+		consec = mo->rel[l] == 4 * l;
+	mo->consec = consec;
 	mo->sec = sec;
 	mo->wf = wf;
 	mo->nlines = nlines;
@@ -1652,29 +1664,36 @@ static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool
 	return worst;
 }
 
-/* a[l] = v[l] + imm for the 32 lanes; returns the OR of the a[l]. */
-static inline uint64_t lanes_plus(int64_t *restrict a, const uint64_t *restrict v, uint64_t imm)
+/* a[l] = v[l] + imm for the 32 lanes; returns the OR of the a[l]; *diff:
+ * the OR of (a[l] - a[0]) ^ rel[l] (memo_hit's test, in the same pass). */
+static inline uint64_t lanes_plus(int64_t *restrict a, const uint64_t *restrict v, uint64_t imm,
+                                  const uint64_t *restrict rel, uint64_t *diff)
 {
-	uint64_t any = 0;
+	uint64_t any = 0, d = 0, v0 = v[0];
 	for (uint32_t l = 0; l < 32; l++) {
 		a[l] = (int64_t)(v[l] + imm);
 		any |= v[l] + imm;
+		d |= (v[l] - v0) ^ rel[l];
 	}
+	*diff = d;
 	return any;
 }
 
 /* The addresses of the lanes of mask for an operation whose instruction
  * names its state space (shared: the generic window taken off): the lanes
- * whose address is known (the others' addrs 0). */
+ * whose address is known (the others' addrs 0). *rdiff: memo_hit's OR
+ * against mo's pattern, for all 32 lanes, when it comes with the
+ * addresses (*has_rdiff). */
 static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_opnd *ao, uint32_t mask, bool shared,
-                                   int64_t *addrs)
+                                   int64_t *addrs, const struct sim_memo *mo, uint64_t *rdiff, bool *has_rdiff)
 {
 	const uint64_t *av = ao->slot != UINT32_MAX ? &w->val[(size_t)ao->slot * 32] : NULL;
 	uint32_t aunk = ao->slot != UINT32_MAX ? w->unk[ao->slot] : 0;
 	if (mask == UINT32_MAX && av && !aunk) {
 		/* the commonest: a register known in every lane (restrict, no
 		 * branch: gcc vectorises it) */
-		uint64_t any = lanes_plus(addrs, av, ao->imm);
+		uint64_t any = lanes_plus(addrs, av, ao->imm, mo->rel, rdiff);
+		*has_rdiff = !(shared && any >= SIM_SHARED_WIN);   /* (the window moves some lanes only) */
 		for (uint32_t l = 0; shared && any >= SIM_SHARED_WIN && l < 32; l++)
 			if ((uint64_t)addrs[l] >= SIM_SHARED_WIN)   /* (none when their OR is below) */
 				addrs[l] -= (int64_t)SIM_SHARED_WIN;
@@ -1718,10 +1737,12 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	const struct sim_opnd *vo = mo->vo >= 0 ? &si->op[mo->vo] : NULL;
 	const struct sim_opnd *vo2 = mo->vo2 >= 0 ? &si->op[mo->vo2] : NULL;
 	int64_t addrs[32];
+	uint64_t rdiff = 0;
+	bool has_rdiff = false;
 	uint32_t known_mask = 0;
 	int spc = SP_OTHER, fixed = mo->fixed;
 	if (fixed != SP_OTHER) {
-		known_mask = fixed_addrs(w, ao, mask, fixed == SP_SHARED, addrs);
+		known_mask = fixed_addrs(w, ao, mask, fixed == SP_SHARED, addrs, mo, &rdiff, &has_rdiff);
 		if (known_mask)
 			spc = fixed;
 	}
@@ -1749,7 +1770,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		         "--param): the access is skipped for those lanes, its results are unknown");
 	/* timing */
 	uint32_t bytes = eb * nvec, wide = bytes * (si->vecw ? si->vecw : 1);
-	bool hit = known_mask == mask && memo_hit(mo, spc, addrs, mask);
+	bool hit = known_mask == mask && memo_hit(mo, spc, addrs, mask, has_rdiff ? &rdiff : NULL);
 	if (spc == SP_SHARED) {
 		uint32_t wf = 1, ideal = 1;
 		if (hit) {
@@ -1830,7 +1851,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	if (words && spc == SP_SHARED)
 		load_shared_words(s, w, pc, addrs, mask, nvec, sgn, hit ? mo : NULL, lv, lunk);
 	else if (words)
-		load_words(s, w, addrs, mask, nvec, spc, sgn, lv, lunk);
+		load_words(s, w, addrs, mask, nvec, spc, sgn, hit ? mo : NULL, lv, lunk);
 	for (uint32_t m = words ? 0 : mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool aunk = !(known_mask >> l & 1);
