@@ -100,7 +100,13 @@ static uint32_t *l1_stamp(struct sim_l1 *c, uint64_t line, bool insert)
 
 /* The ring is full: the hi most recent lines get stamps 1..k in their
  * order, the others none (their next touch misses, as it would: their old
- * stamps no longer name them in the ring). */
+ * stamps no longer name them in the ring). The line table starts again
+ * with the kept lines only: a line absent from it has no stamp, which
+ * reads as a stamp the ring no longer names (it never will again: only
+ * a touch of the line gives its stamp out again), so the table holds the
+ * lines of one ring's touches at most instead of every line ever touched
+ * (global_stream's 4 MB of lines: a 4.7 MB table that missed the cache
+ * at nearly every new line). */
 static void l1_compact(struct sim_l1 *c)
 {
 	uint64_t *keep = xcalloc(c->hi + 1, sizeof *keep);
@@ -110,10 +116,13 @@ static void l1_compact(struct sim_l1 *c)
 			keep[k++] = c->ring[st];
 	memset(c->ring, 0, (c->ring_n + 1) * sizeof *c->ring);
 	memset(c->fen, 0, (c->ring_n + 1) * sizeof *c->fen);
+	free(c->lines);
+	c->lines = NULL;
+	c->nlines = c->caplines = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		uint32_t st = k - i;
 		c->ring[st] = keep[i];
-		*l1_stamp(c, keep[i] - 1, false) = st;   /* a line of the table */
+		*l1_stamp(c, keep[i] - 1, true) = st;
 		fen_add(c, st, 1);
 	}
 	c->t = c->marks = k;
@@ -132,8 +141,10 @@ bool sim_l1_touch(struct sim_l1 *c, uint64_t line)
 		c->ring[*stamp] = 0;
 		c->marks--;
 	}
-	if (c->t == c->ring_n)
-		l1_compact(c);   /* (inserts nothing: stamp stays valid) */
+	if (c->t == c->ring_n) {
+		l1_compact(c);   /* (line is not kept: its stamp left the ring above, if it was there) */
+		stamp = l1_stamp(c, line, true);   /* (the table is new) */
+	}
 	*stamp = ++c->t;
 	c->ring[*stamp] = line + 1;
 	fen_add(c, *stamp, 1);
