@@ -89,12 +89,18 @@ static uint32_t fen_sum(const struct sim_l1 *c, uint32_t i)
 /* The stamp of line: a table slot holds SIM_L1_CHUNK neighbouring lines,
  * so a stream of lines mostly finds the slot of the line before (no cache
  * miss per line in a large table). */
-static uint32_t *l1_stamp(struct sim_l1 *c, uint64_t line, bool insert)
+static inline uint32_t *l1_stamp(struct sim_l1 *c, uint64_t line, bool insert)
 {
-	void *t = c->lines;
-	struct sim_l1chunk *e = slot_find(&t, &c->nlines, &c->caplines, sizeof *c->lines, line / SIM_L1_CHUNK + 1,
-	                                  insert);
-	c->lines = t;
+	uint64_t key = line / SIM_L1_CHUNK + 1;
+	struct sim_l1chunk **np = &c->near[key % 8], *e = *np;
+	if (!e || e->key != key) {
+		void *t = c->lines;
+		e = slot_find(&t, &c->nlines, &c->caplines, sizeof *c->lines, key, insert);
+		if (t != c->lines)
+			memset(c->near, 0, sizeof c->near);   /* the table grew: its slots moved */
+		c->lines = t;
+		*np = e;
+	}
 	return &e->stamp[line % SIM_L1_CHUNK];
 }
 
@@ -119,6 +125,7 @@ static void l1_compact(struct sim_l1 *c)
 	free(c->lines);
 	c->lines = NULL;
 	c->nlines = c->caplines = 0;
+	memset(c->near, 0, sizeof c->near);
 	for (uint32_t i = 0; i < k; i++) {
 		uint32_t st = k - i;
 		c->ring[st] = keep[i];

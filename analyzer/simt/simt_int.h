@@ -154,6 +154,9 @@ struct sim_l1 {
 	uint64_t *ring;                /* per stamp: the line + 1 whose last touch it is, 0 = none */
 	uint32_t *fen;                 /* Fenwick tree over ring's marks (1-based) */
 	struct sim_l1chunk *lines; uint64_t nlines, caplines;
+	/* the slots of the chunks found last, by key % 8 (NULL: none): the
+	 * warps of a stream touch neighbouring lines, a few chunks apart */
+	struct sim_l1chunk *near[8];
 	double credit;                 /* the error diffusion's running fraction */
 	struct sim_lineset seen;       /* cap 0 */
 };
