@@ -89,11 +89,16 @@ SETS = [
 # fully unrolled, at every block size; the model charges 35); div_probe times
 # branches in diverged warps (a two-sided divergent if/else costs ~48 cycles
 # more per iteration than the model charges); bt_probe times warp-uniform
-# branches taken and falling through (the branch_not_taken latency).
+# branches taken and falling through (the branch_not_taken latency);
+# l2bw_probe draws from L2 with loads that bypass the L1 (ld.global.cg), to
+# see whether the SM's L2 bandwidth is what held-out 4's double-precision
+# dot product ran into at 512 threads (~51 B a cycle): it is not, the probe
+# reaches 95 B a cycle with 8-byte and 118 with 16-byte loads at 1024 threads.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
     ('probes/bt_probe.jsonl', 'probes/bt_probe.sm_90.ptx', 'probe bt'),
+    ('probes/l2bw_probe.jsonl', 'probes/l2bw_probe.sm_90.ptx', 'probe l2bw'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
