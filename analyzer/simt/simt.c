@@ -43,8 +43,8 @@
 #include "simt_int.h"
 
 /* tests/check_simt.py on its fixtures (H100 and H200, sm_90): keep in step.
- * The held-out figures are those of the sets no model change has seen
- * (check_simt.py's BLIND: held-out 4, predicted before it was measured). */
+ * The held-out figures are the errors of the predictions committed before
+ * their loops were measured (check_simt.py's BLIND: held-out 4). */
 const struct px_simt_accuracy px_simt_accuracy = {
 	.loops = 266, .median = 0.048,
 	.held_out = 24, .held_out_median = 0.107, .held_out_p90 = 0.338, .held_out_worst = 1.83,

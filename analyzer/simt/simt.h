@@ -103,7 +103,8 @@ struct px_simt_violation {
 /* How far the timing model's cycles per iteration were from the hardware,
  * as tests/check_simt.py measures them on the committed fixtures (it fails
  * when these figures no longer match): every measured loop, and the loops
- * of the held-out sets (realistic kernels the model was not fitted to). */
+ * of the held-out sets (realistic kernels the model was not fitted to),
+ * as predicted before they were measured. */
 struct px_simt_accuracy {
 	uint32_t loops;               /* measured loops */
 	double median;                /* median absolute relative error, all of them */
