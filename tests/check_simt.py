@@ -97,11 +97,18 @@ SETS = [
 # see whether the SM's L2 bandwidth is what held-out 4's double-precision
 # dot product ran into at 512 threads (~51 B a cycle): it is not, the probe
 # reaches 95 B a cycle with 8-byte and 118 with 16-byte loads at 1024 threads.
+# l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
+# take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
+# L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
+# one after another (1203 cycles an iteration at every block size): ptxas
+# loads each into the register pair that held its address, and the next
+# address waits for the add that reads the value.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
     ('probes/bt_probe.jsonl', 'probes/bt_probe.sm_90.ptx', 'probe bt'),
     ('probes/l2bw_probe.jsonl', 'probes/l2bw_probe.sm_90.ptx', 'probe l2bw'),
+    ('probes/l1miss_probe.jsonl', 'probes/l1miss_probe.sm_90.ptx', 'probe l1miss'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
