@@ -433,19 +433,23 @@ static void *fresh(size_t bytes)
 	return p;
 }
 
-// one measurement: best of 5 of T(2n) - T(n), per iteration; the call's
-// arguments name the iteration count `nn`; np: the index of the kernel
-// parameter that carries it; extra: the other parameters the simulator
-// needs ("index=value,..."), for tests/check_simt.py
+// one measurement: best of 5 of T(2n) - T(n), per iteration, and the
+// fastest T(n) and T(2n) of the five (t_n, t_2n; see loop_host.cuh); the
+// call's arguments name the iteration count `nn`; np: the index of the
+// kernel parameter that carries it; extra: the other parameters the
+// simulator needs ("index=value,..."), for tests/check_simt.py
 #define MEASURE(label, name, block, n, np, extra, ...) do { \
-	double best = 1e30; \
+	double best = 1e30; long long m1 = -1, m2 = -1; \
 	for (int r = 0; r < 5; r++) { \
 		int nn = n; name<<<1, block>>>(__VA_ARGS__); long long a1 = take(); \
 		nn = 2 * n; name<<<1, block>>>(__VA_ARGS__); long long a2 = take(); \
 		double c = (double)(a2 - a1) / n; if (c < best) best = c; \
+		if (m1 < 0 || a1 < m1) m1 = a1; \
+		if (m2 < 0 || a2 < m2) m2 = a2; \
 	} \
 	printf("{\"loop\": \"%s\", \"kernel\": \"%s\", \"block\": %d, \"n\": %d, \"n_param\": %d, \"params\": \"%s\", " \
-	       "\"cycles_per_iteration\": %.2f}\n", label, #name, block, n, np, extra, best); \
+	       "\"cycles_per_iteration\": %.2f, \"t_n\": %lld, \"t_2n\": %lld}\n", label, #name, block, n, np, extra, \
+	       best, m1, m2); \
 } while (0)
 
 int main(void) {
