@@ -1283,6 +1283,11 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 	w->early_unlock = UINT64_MAX;
 	w->early_valid = true;
 	unsigned r = wn->base & 63;
+	/* pipes busy now whose early_t is at most their free cycle: what the
+	 * scan waits for there is that cycle (early_t counts only as far as it
+	 * is later: issue_early), and later candidates on them change nothing
+	 * (the pipes' free cycles stay while it runs) */
+	unsigned sat = 0;
 	for (unsigned from = 1;;) {
 		/* the candidates from the top on (bit i: instruction base + i) */
 		uint64_t rel = (wn->cand >> r | wn->cand << ((64 - r) & 63)) & (~0ull << from);
@@ -1300,12 +1305,22 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 			early_free(s, w, k, active);
 			continue;
 		}
-		uint64_t treg, t = early_ready_at(s, w, sched, c, &treg);
-		if (t <= s->cycle) {
+		unsigned p = c->pipe;
+		if (sat >> p & 1)
+			continue;
+		/* early_ready_at's sources and pipe */
+		uint64_t treg = w->resume;
+		for (uint32_t u = 0; u < c->nuses; u++)
+			if (w->ready[c->uses[u]] > treg)
+				treg = w->ready[c->uses[u]];
+		uint64_t pf = pipe_free_at(s, p, sched);
+		if (treg <= s->cycle && pf <= s->cycle) {
 			early_issue(s, w, sched, k, active);
 			return 1;
 		}
-		early_wait(w, c, t, treg, retry);
+		early_wait(w, c, treg > pf ? treg : pf, treg, retry);
+		if (pf > s->cycle && w->early_t[p] <= pf)
+			sat |= 1u << p;
 	}
 	return wn->special ? -1 : 0;
 }
