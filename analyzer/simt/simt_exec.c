@@ -461,7 +461,9 @@ struct sim_memo {
 	uint8_t ngroups;
 	uint8_t group[32];       /* per lane of mask: its group */
 	uint8_t last[32];        /* per group: its last lane */
+	uint8_t fill;            /* every lane: group l % ngroups (FILL_CYCLE), l / (32 / ngroups) (FILL_RUNS), else 0 */
 };
+enum { FILL_CYCLE = 1, FILL_RUNS };
 #define MEMO_LINES ((1ull << 57) - 1)   /* line numbers of 64-bit addresses */
 
 /* Whether an address or distance is so near 0 (within 2^59) that sums of
@@ -1466,6 +1468,15 @@ static void memo_groups(struct sim_memo *mo)
 		mo->last[g] = (uint8_t)l;
 	}
 	mo->ngroups = (uint8_t)n;
+	/* the commonest patterns, which load_groups fills without a lookup
+	 * per lane (gemm_loop's Bs[k][tx]: 16 words twice over; As[ty][k]: 2
+	 * words, 16 lanes each) */
+	bool cycle = mo->mask == UINT32_MAX && 32 % n == 0, runs = cycle;
+	for (uint32_t l = 0; l < 32 && (cycle || runs); l++) {
+		cycle &= mo->group[l] == l % n;
+		runs &= mo->group[l] == l / (32 / n);
+	}
+	mo->fill = cycle && n > 1 ? FILL_CYCLE : runs ? FILL_RUNS : 0;   /* (one group: runs, a single one) */
 	mo->grouped = true;
 }
 
@@ -1499,7 +1510,15 @@ static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim
 	}
 	for (uint32_t g = 0; g < mo->ngroups; g++)
 		sword_read(c, gsw[g], c->wid * 32 + mo->last[g]);
-	if (mo->mask == UINT32_MAX) {
+	if (mo->fill == FILL_CYCLE) {
+		for (uint32_t l = 0; l < 32; l += mo->ngroups)
+			memcpy(&lv[l], gv, mo->ngroups * sizeof *gv);
+	} else if (mo->fill == FILL_RUNS) {
+		uint32_t k = 32 / mo->ngroups;
+		for (uint32_t g = 0; g < mo->ngroups; g++)
+			for (uint32_t i = 0; i < k; i++)
+				lv[g * k + i] = gv[g];
+	} else if (mo->mask == UINT32_MAX) {
 		for (uint32_t l = 0; l < 32; l++)
 			lv[l] = gv[mo->group[l]];
 	} else {
