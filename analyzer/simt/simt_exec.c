@@ -2351,42 +2351,13 @@ static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim
 	commit(w, si->op[0].slot, r, mask, unk_out);
 }
 
-uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
-                  double *occ)
+/* EK_OTHER: the opcode switch. Not inlined into sim_exec, whose other
+ * cases (the commonest) then do not pay for its stack frame and saved
+ * registers. */
+__attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp *w, const struct sim_insn *si,
+                                                 uint32_t mask)
 {
-	const struct sim_insn *si = &s->ins[pc];
 	const struct px_insn *in = si->in;
-	*lat = s->lat[si->lat_pipe];
-	*occ = s->occ[si->pipe];
-	if (!mask)
-		return 0;
-	switch (si->ek) {
-	case EK_MEM:
-		exec_mem(s, w, pc, mask, lat, occ);
-		return 0;
-	case EK_WARP:
-		exec_warp(s, w, pc, mask);
-		return 0;
-	case EK_NOP:
-		return 0;
-	case EK_UNSIM:
-		for (uint32_t d = 0; d < si->ndefs; d++)
-			w->unk[si->defs[d]] |= mask;
-		sim_note(s, pc, "'%.*s%.*s' is not simulated: its results are unknown", (int)in->opname.n,
-		         in->opname.p, (int)in->modtext.n, in->modtext.p);
-		return 0;
-	case EK_F32:
-		exec_f32(s, w, si, mask);
-		return 0;
-	case EK_INT:
-		exec_int(s, w, si, mask);
-		return 0;
-	case EK_ARITH:
-		exec_arith(s, w, si, mask);
-		return 0;
-	default:
-		break;
-	}
 	const struct sim_opnd *o = si->op;
 	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
 	unsigned bits = px_type_bits(t);
@@ -2416,7 +2387,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 					wr(w, o[0].slot, l, v, unk);
 				}
 			}
-			return 0;
+			return;
 		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -2436,7 +2407,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			}
 			wr(w, o[0].slot, l, v, unk);
 		}
-		return 0;
+		return;
 	case PX_OP_SETP: case PX_OP_SET: {
 		uint32_t pslot = o[0].kind == PX_OPND_VEC ? o[0].el[0] : o[0].slot;
 		uint32_t qslot = o[0].kind == PX_OPND_VEC && o[0].nel > 1 ? o[0].el[1] : UINT32_MAX;
@@ -2460,7 +2431,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 				wr(w, qslot, l, q, unk);
 			}
 		}
-		return 0;
+		return;
 	}
 	case PX_OP_SELP: case PX_OP_SLCT:
 		for (uint32_t m = mask; m; m &= m - 1) {
@@ -2478,7 +2449,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			}
 			wr(w, o[0].slot, l, pick ? a : b, unk || cu);
 		}
-		return 0;
+		return;
 	case PX_OP_CVT:
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -2487,7 +2458,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			uint64_t r = convert(si, t, in->ntypes > 1 ? in->types[1] : t, a, &unk);
 			wr(w, o[0].slot, l, r, unk);
 		}
-		return 0;
+		return;
 	case PX_OP_LOP3:
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -2500,7 +2471,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			}
 			wr(w, o[0].slot, l, r, unk);
 		}
-		return 0;
+		return;
 	case PX_OP_PRMT:
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -2519,7 +2490,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 				unk = true;   /* .f4e/.b4e/... modes: not simulated */
 			wr(w, o[0].slot, l, r, unk);
 		}
-		return 0;
+		return;
 	case PX_OP_BFI:
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -2531,7 +2502,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 				r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
 			wr(w, o[0].slot, l, r, unk);
 		}
-		return 0;
+		return;
 	case PX_OP_SHF:
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -2542,9 +2513,46 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			uint64_t cat = b << 32 | a, r = si->mw & MW(L) ? (cat << n) >> 32 : cat >> n;
 			wr(w, o[0].slot, l, r & 0xffffffff, unk);
 		}
-		return 0;
+		return;
 	default:
 		break;
 	}
-	return 0;
+}
+
+uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
+                  double *occ)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	*lat = s->lat[si->lat_pipe];
+	*occ = s->occ[si->pipe];
+	if (!mask)
+		return 0;
+	switch (si->ek) {
+	case EK_MEM:
+		exec_mem(s, w, pc, mask, lat, occ);
+		return 0;
+	case EK_WARP:
+		exec_warp(s, w, pc, mask);
+		return 0;
+	case EK_NOP:
+		return 0;
+	case EK_UNSIM:
+		for (uint32_t d = 0; d < si->ndefs; d++)
+			w->unk[si->defs[d]] |= mask;
+		sim_note(s, pc, "'%.*s%.*s' is not simulated: its results are unknown", (int)si->in->opname.n,
+		         si->in->opname.p, (int)si->in->modtext.n, si->in->modtext.p);
+		return 0;
+	case EK_F32:
+		exec_f32(s, w, si, mask);
+		return 0;
+	case EK_INT:
+		exec_int(s, w, si, mask);
+		return 0;
+	case EK_ARITH:
+		exec_arith(s, w, si, mask);
+		return 0;
+	default:
+		exec_other(s, w, si, mask);
+		return 0;
+	}
 }
