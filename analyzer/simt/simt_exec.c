@@ -1900,7 +1900,22 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		load_shared_words(s, w, pc, addrs, mask, nvec, sgn, hit ? mo : NULL, lv, lunk);
 	else if (words)
 		load_words(s, w, addrs, mask, nvec, spc, sgn, hit ? mo : NULL, lv, lunk);
-	for (uint32_t m = words ? 0 : mask; m; m &= m - 1) {
+	/* a register stored to shared 32-bit words at known addresses: the
+	 * loop's work below without its dispatch per lane */
+	bool sh_store = is_st && spc == SP_SHARED && eb == 4 && nvec == 1 && known_mask == mask && vo &&
+	                vo->kind == PX_OPND_REG;
+	if (sh_store) {
+		const uint64_t *vv = &w->val[(size_t)vo->slot * 32];
+		uint32_t vunk = w->unk[vo->slot];
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = vunk >> l & 1;
+			uint64_t v = vo->neg ? !vv[l] : vv[l], ea = (uint64_t)addrs[l];
+			if (!shared_word(&now, l, ea, true, &v, &unk))
+				shared_access(s, w, pc, l, ea, 4, true, false, &v, &unk);
+		}
+	}
+	for (uint32_t m = words || sh_store ? 0 : mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool aunk = !(known_mask >> l & 1);
 		uint64_t a = (uint64_t)addrs[l];
