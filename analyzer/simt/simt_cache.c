@@ -23,12 +23,16 @@
 /* Whether line is in the set; inserts it when absent and insert. */
 bool sim_lineset_has(struct sim_lineset *m, uint64_t line, bool insert)
 {
-	uint64_t bit = 1ull << (line % 64);
-	void *t = m->p;
-	struct sim_lineset_slot *p = slot_find(&t, &m->n, &m->cap, sizeof *m->p, line / 64 + 1, insert);
-	m->p = t;
-	if (!p)
-		return false;
+	uint64_t bit = 1ull << (line % 64), key = line / 64 + 1;
+	struct sim_lineset_slot *p = m->last;
+	if (!p || p->key != key) {
+		void *t = m->p;
+		p = slot_find(&t, &m->n, &m->cap, sizeof *m->p, key, insert);
+		m->p = t;
+		if (!p)
+			return false;
+		m->last = p;   /* (in the table as it is now: only slot_find moves it) */
+	}
 	bool had = p->bits & bit;
 	if (insert)
 		p->bits |= bit;

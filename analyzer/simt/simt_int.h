@@ -130,6 +130,7 @@ struct sim_lineset_slot {
 struct sim_lineset {
 	struct sim_lineset_slot *p;
 	uint64_t n, cap;
+	struct sim_lineset_slot *last;   /* the slot found last (NULL: none): a stream's next line's, mostly */
 };
 
 /* The L1 data cache of limited capacity (simt_cache.c): whether a touch of
