@@ -1344,6 +1344,8 @@ SIM_HOT bool hz_passed(const uint32_t *hz, const uint64_t *win, uint32_t x, uint
 	return hz[x] == gen || win[x] != 0;
 }
 
+static bool full_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry, bool resume, bool win);
+
 static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
 	/* The scan depends on the warp's state, the cycle and the pipes' free
@@ -1405,6 +1407,18 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 			return r;
 		win = true;
 	}
+	return full_scan(s, w, sched, retry, resume, win);
+}
+
+/* issue_early's scan by its own rules: from the top (a block barrier
+ * there), on from where the window ends (win), or on from where the
+ * last scan stopped (resume). Out of run(), where it is rare in most
+ * kernels and large. */
+__attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *w, unsigned sched,
+                                                uint64_t *retry, bool resume, bool win)
+{
+	struct sim_frame *top = &w->stk[w->nstk - 1];
+	uint32_t pc = top->pc;
 	/* the registers the instructions passed over write (hz_def) and read
 	 * (hz_use) hold later ones back: stamped with this scan's number, and
 	 * the window's pending instructions' (win_wr, win_rd) when it went on
