@@ -820,10 +820,10 @@ static bool cmp_flt(unsigned cmp, double x, double y)
 	}
 }
 
-static bool cmp_any(unsigned cmp, unsigned t, uint64_t a, uint64_t b)
+/* A comparison of values of a type of kind k and bits bits (the caller
+ * looks them up once per instruction). */
+static bool cmp_any(unsigned cmp, char k, unsigned bits, uint64_t a, uint64_t b)
 {
-	char k = px_type_kind(t);
-	unsigned bits = px_type_bits(t);
 	if (k == 'f')
 		return bits == 64 ? cmp_flt(cmp, bits_f64(a), bits_f64(b))
 		                  : cmp_flt(cmp, bits_f32(a), bits_f32(b));
@@ -2457,11 +2457,13 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 		uint32_t qslot = o[0].kind == PX_OPND_VEC && o[0].nel > 1 ? o[0].el[1] : UINT32_MAX;
 		int bop = si->mw & MW(AND) ? 1 : si->mw & MW(OR) ? 2 : si->mw & MW(XOR) ? 3 : 0;
 		unsigned ct = in->op == PX_OP_SET && in->ntypes > 1 ? in->types[1] : t;
+		char ck = px_type_kind(ct);
+		unsigned cbits = px_type_bits(ct);
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			bool unk = false;
 			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk);
-			bool r = cmp_any(in->cmp, ct, a, b), q = !r;
+			bool r = cmp_any(in->cmp, ck, cbits, a, b), q = !r;
 			if (bop && si->nop > 3) {
 				bool c = rd(s, w, &o[3], l, &unk) & 1;
 				r = bop == 1 ? (r && c) : bop == 2 ? (r || c) : (r != c);
