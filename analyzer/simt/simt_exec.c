@@ -692,6 +692,20 @@ static inline void wr(struct sim_warp *w, uint32_t slot, uint32_t lane, uint64_t
 		w->unk[slot] &= ~(1u << lane);
 }
 
+/* wr of the lanes of mask: predicate bits (bit l: lane l), unk the
+ * unknown lanes (within mask). */
+static inline void pred_row(struct sim_warp *w, uint32_t slot, uint32_t bits, uint32_t mask, uint32_t unk)
+{
+	if (slot == UINT32_MAX)
+		return;
+	uint64_t *v = &w->val[(size_t)slot * 32];
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		v[l] = bits >> l & 1;
+	}
+	w->unk[slot] = (w->unk[slot] & ~mask) | unk;
+}
+
 static uint64_t trunc_to(uint64_t v, unsigned bits)
 {
 	return bits >= 64 ? v : v & ((1ull << bits) - 1);
@@ -2459,6 +2473,21 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 		unsigned ct = in->op == PX_OP_SET && in->ntypes > 1 ? in->types[1] : t;
 		char ck = px_type_kind(ct);
 		unsigned cbits = px_type_bits(ct);
+		if (in->op == PX_OP_SETP && !(bop && si->nop > 3) && ck != 'f' && pslot != qslot) {
+			/* an integer comparison into p (and q): its sources' rows
+			 * read once (gather, as rd reads them per lane), the
+			 * predicates written as rows */
+			uint64_t ba[32], bb[32];
+			uint32_t unk = 0, rb = 0;
+			const uint64_t *a = gather(s, w, &o[1], mask, ba, &unk), *b = gather(s, w, &o[2], mask, bb, &unk);
+			for (uint32_t m = mask; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				rb |= (uint32_t)cmp_int(in->cmp, a[l], b[l], ck == 's', cbits) << l;
+			}
+			pred_row(w, pslot, rb, mask, unk);
+			pred_row(w, qslot, ~rb, mask, unk);
+			return;
+		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			bool unk = false;
