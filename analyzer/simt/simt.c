@@ -1096,6 +1096,23 @@ static void win_hazards(struct sim *s)
 	}
 }
 
+/* Whether branch c goes back to the first instruction of the header of
+ * its innermost loop, and that loop has no inner loops (an inner loop's
+ * branches are not unrolled): follow_back_edge's sim_insn.back_edge. */
+static bool inner_back_edge(const struct px_func *f, const struct sim_insn *c)
+{
+	if (!(c->flags & PX_OPF_BRANCH) || c->target == UINT32_MAX)
+		return false;
+	uint32_t hb = f->insns[c->target].block;
+	int32_t l = f->blocks[c->in->block].loop;
+	if (l < 0 || f->loops[l].header != hb || f->blocks[hb].first != c->target)
+		return false;
+	for (uint32_t i = 0; i < f->loops[l].nblocks; i++)
+		if (f->blocks[f->loops[l].blocks[i]].loop != l)
+			return false;
+	return true;
+}
+
 /* ptxas unrolls innermost loops (gemm_loop's and stencil2d_loop's by 4),
  * so that the next iteration's address arithmetic sits before the barrier
  * that ends the current one, in straight-line code (their SASS); at the
@@ -1109,16 +1126,8 @@ static bool follow_back_edge(struct sim *s, struct sim_warp *w, const struct sim
                              const struct sim_frame *top, uint32_t active, uint32_t *k)
 {
 	/* (a predicate not ready yet sets w->early_unlock: issue_early) */
-	const struct px_func *f = s->f;
-	if (c->target == UINT32_MAX || c->target == top->rpc)
+	if (!c->back_edge || c->target == top->rpc)
 		return false;
-	uint32_t hb = f->insns[c->target].block;
-	int32_t l = f->blocks[c->in->block].loop;
-	if (l < 0 || f->loops[l].header != hb || f->blocks[hb].first != c->target)
-		return false;
-	for (uint32_t i = 0; i < f->loops[l].nblocks; i++)
-		if (f->blocks[f->loops[l].blocks[i]].loop != l)
-			return false;   /* an inner loop: not unrolled */
 	for (uint32_t u = 0; u < c->nuses; u++)
 		if (w->ready[c->uses[u]] > s->cycle) {
 			if (w->ready[c->uses[u]] < w->early_unlock)
@@ -1936,6 +1945,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		si->mem_class = (uint8_t)mem_space_class(si);
 		si->block_end = b->end;
 		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
+		si->back_edge = inner_back_edge(f, si);
 	}
 	win_hazards(&s);
 	sim_mark_free(&s);   /* (reads reg_only) */

@@ -94,6 +94,7 @@ struct sim_insn {
 	bool reg_only;     /* simt.c's reg_only */
 	uint8_t mem_class; /* simt.c's mem_space_class */
 	bool loop_head;    /* the first instruction of a loop's header block */
+	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
 	uint32_t block_end;   /* the end (instruction index) of its basic block */
 	/* the hazards within its basic block (simt.c's win_hazards): bit
 	 * 64 - d of hold, the instruction d before it (1 <= d <= LOOKAHEAD)
