@@ -13,6 +13,11 @@
  *    by an immediate whose only use is an add of the product's width
  *    (dram_lat: mul.wide.u32 + add.s64 -> IMAD.WIDE.U32; global_stream's
  *    shl + add -> LEA/LEA.HI.X).
+ *  - SHF: shl.b32 by an immediate k and shr.u32 by 32 - k whose only use
+ *    is one or/add/xor of both (a rotate, or a funnel shift of two
+ *    registers) are one SHF.L.U32.HI with it (hash_loop in
+ *    tests/fixtures/simt/heldout4/simt_heldout4.sm_90.sass: (h << 5) |
+ *    (h >> 27)); the two shifts are free.
  *  - zero extension: cvt.u64.u32 used only by 64-bit add/shl/mul.wide (a
  *    register pair with RZ as its upper half; LEA.HI.X takes it as is).
  *  - addressing modes: add.s64 of an immediate whose every use is the base
@@ -353,6 +358,33 @@ static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
 	free(cand);
 }
 
+/* shl.b32 i (by an immediate k) whose only use j is a 32-bit or/add/xor
+ * of it and a shr.b32/u32 by 32 - k used by j alone, in the same block:
+ * ptxas makes the three one funnel shift (SHF.L.U32.HI: hash_loop's
+ * (h << 5) | (h >> 27), simt_heldout4.sm_90.sass). The shr's index, -1
+ * when not such a pair. */
+static int32_t funnel_partner(const struct px_func *f, const struct regrefs *rr, uint32_t i, uint32_t j)
+{
+	const struct px_insn *in = &f->insns[i], *c = &f->insns[j];
+	if (px_type_bits(in->types[0]) != 32 || in->opnds[2].imm <= 0 || in->opnds[2].imm >= 32 ||
+	    (c->op != PX_OP_OR && c->op != PX_OP_XOR && c->op != PX_OP_ADD) || c->guard >= 0 || !c->ntypes ||
+	    px_type_bits(c->types[0]) != 32 || c->nopnds != 3 || c->opnds[1].kind != PX_OPND_REG ||
+	    c->opnds[2].kind != PX_OPND_REG)
+		return -1;
+	int32_t mine = single_def(f, i);
+	int32_t other = c->opnds[1].reg == mine ? c->opnds[2].reg : c->opnds[1].reg;
+	if (other == mine || rr->dstart[other + 1] - rr->dstart[other] != 1 ||
+	    rr->ustart[other + 1] - rr->ustart[other] != 1)
+		return -1;
+	uint32_t r = rr->dlist[rr->dstart[other]];
+	const struct px_insn *sh = &f->insns[r];
+	if (sh->op != PX_OP_SHR || sh->guard >= 0 || !sh->ntypes || px_type_kind(sh->types[0]) == 's' ||
+	    px_type_bits(sh->types[0]) != 32 || sh->nopnds != 3 || sh->opnds[2].kind != PX_OPND_IMM ||
+	    sh->opnds[2].imm != 32 - in->opnds[2].imm || sh->block != c->block || r >= j)
+		return -1;
+	return (int32_t)r;
+}
+
 void sim_mark_free(struct sim *s)
 {
 	const struct px_func *f = s->f;
@@ -411,8 +443,14 @@ void sim_mark_free(struct sim *s)
 		else if (in->op == PX_OP_MUL && in->mods & PX_MOD_LO && in->ntypes &&
 		         px_type_kind(in->types[0]) != 'f' && px_type_bits(in->types[0]) == 32)
 			fuse = is_add_bits(c, 32);
-		else if (in->op == PX_OP_SHL && in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM && in->ntypes)
+		else if (in->op == PX_OP_SHL && in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM && in->ntypes) {
 			fuse = is_add_bits(c, px_type_bits(in->types[0]));
+			int32_t r = fuse ? -1 : funnel_partner(f, &rr, i, j);
+			if (r >= 0) {
+				s->ins[r].free = 1;
+				fuse = true;
+			}
+		}
 		if (fuse)
 			si->free = 1;
 	}
