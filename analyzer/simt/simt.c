@@ -1410,11 +1410,19 @@ static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint6
 	 * window ends, past the instructions it covers. A block barrier at the
 	 * top is the scan's own (bar_k). */
 	bool win = false;
-	if (!resume && !s->ins[pc].block_bar) {
+	const struct sim_insn *c = &s->ins[pc];
+	if (!resume && !c->block_bar) {
 		int r = win_scan(s, w, sched, retry);
 		if (r >= 0)
 			return r;
 		win = true;
+	} else if (!resume && (pc + 1 >= c->block_end || (!w->done[pc + 1] && c[1].block_bar))) {
+		/* the full scan's outcome where another block barrier (or the
+		 * block's end) follows the one at the top: nothing to pass to */
+		w->early_pipes = 0;
+		w->early_unlock = UINT64_MAX;
+		w->early_valid = true;
+		return false;
 	}
 	return full_scan(s, w, sched, retry, resume, win);
 }
