@@ -284,6 +284,7 @@ static void free_sim(struct sim *s)
 	free(s->param_off);
 	free(s->block_start);
 	free(s->no_slots);
+	free(s->ins_pipe);
 	free(s->loop_sel);
 	free(s->block_loop);
 	free(s->sel_parent);
@@ -1308,15 +1309,15 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 		}
 		unsigned i = (unsigned)__builtin_ctzll(rel);
 		uint32_t k = wn->base + i;
-		const struct sim_insn *c = &s->ins[k];
 		from = i + 1;
-		if (c->free) {
+		unsigned p = s->ins_pipe[k];
+		if (p & 0x80) {
 			early_free(s, w, k, active);
 			continue;
 		}
-		unsigned p = c->pipe;
 		if (sat >> p & 1)
 			continue;
+		const struct sim_insn *c = &s->ins[k];
 		/* early_ready_at's sources and pipe */
 		uint64_t treg = w->resume;
 		for (uint32_t u = 0; u < c->nuses; u++)
@@ -1957,6 +1958,9 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	}
 	win_hazards(&s);
 	sim_mark_free(&s);   /* (reads reg_only) */
+	s.ins_pipe = xmalloc(s.nins + 1);
+	for (uint32_t i = 0; i < s.nins; i++)
+		s.ins_pipe[i] = (uint8_t)(s.ins[i].pipe | (s.ins[i].free ? 0x80 : 0));
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;

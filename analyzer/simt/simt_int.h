@@ -379,6 +379,7 @@ struct sim {
 	const char *stop_reason;
 	bool hw_fma;              /* the processor has fma and avx2 (simt_exec.c) */
 	uint64_t *no_slots;       /* nslots + 1 zeros: the win_wr/win_rd of no window */
+	uint8_t *ins_pipe;        /* per instruction: sim_insn.pipe, | 0x80 when free (win_scan: a line for many) */
 };
 
 /* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
