@@ -462,6 +462,10 @@ struct sim_memo {
 	uint8_t group[32];       /* per lane of mask: its group */
 	uint8_t last[32];        /* per group: its last lane */
 	uint8_t fill;            /* every lane: group l % ngroups (FILL_CYCLE), l / (32 / ngroups) (FILL_RUNS), else 0 */
+	bool galigned;           /* every group's address is a multiple of 4 (the same at every hit) */
+	int64_t gmin, gmax;      /* the least and greatest address of a group - a0 */
+	int64_t grel0;           /* group 0's address - a0 */
+	uint64_t gsw[32];        /* per group: the bytes from group 0's shared word to its own (modulo 2^64) */
 };
 enum { FILL_CYCLE = 1, FILL_RUNS };
 #define MEMO_LINES ((1ull << 57) - 1)   /* line numbers of 64-bit addresses */
@@ -1491,6 +1495,19 @@ static void memo_groups(struct sim_memo *mo)
 		runs &= mo->group[l] == l / (32 / n);
 	}
 	mo->fill = cycle && n > 1 ? FILL_CYCLE : runs ? FILL_RUNS : 0;   /* (one group: runs, a single one) */
+	/* where the groups lie, for load_groups' bounds checks of them all
+	 * at once (a hit moves a0 by a multiple of 4: memo_hit) */
+	mo->galigned = true;
+	mo->gmin = INT64_MAX;
+	mo->gmax = INT64_MIN;
+	mo->grel0 = (int64_t)mo->rel[mo->last[0]];
+	for (uint32_t g = 0; g < n; g++) {
+		int64_t r = (int64_t)mo->rel[mo->last[g]];
+		mo->galigned &= !(((uint64_t)mo->a0 + (uint64_t)r) & 3);
+		mo->gmin = r < mo->gmin ? r : mo->gmin;
+		mo->gmax = r > mo->gmax ? r : mo->gmax;
+		mo->gsw[g] = ((uint64_t)r - (uint64_t)mo->grel0) / 4 * sizeof(struct sim_sword);
+	}
 	mo->grouped = true;
 }
 
@@ -1498,40 +1515,83 @@ static void memo_groups(struct sim_memo *mo)
  * pattern (a memo hit): shared_word's checks once per word its lanes
  * share, when they pass for any lane (aligned words of the declared
  * memory, written, and by no thread since the barrier unordered with the
- * warp), and its last lane the word's reader. False, with nothing
- * changed, when they do not. */
+ * warp), and its last lane the word's reader. False, with no shared word
+ * changed, when they do not (lv's first lanes may be written: the caller
+ * then fills every lane). */
 static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim_memo *mo, bool sgn,
                         uint64_t lv[32], uint32_t *lunk)
 {
 	if (!mo->grouped)
 		memo_groups(mo);
+	/* the bounds of all groups at once (the memo's addresses are near 0:
+	 * no sum overflows) */
+	int64_t a0 = addrs[__builtin_ctz(mo->mask)];
+	if (!mo->galigned || a0 + mo->gmin < 0 || (uint64_t)(a0 + mo->gmax) + 4 > c->limit)
+		return false;
 	/* the checks and the values first (reads only), then the reads
-	 * recorded */
+	 * recorded: every group's word lies in the declared memory and is
+	 * aligned, so each is group 0's moved by its whole words */
+	char *sw0 = (char *)&c->sh[(uint64_t)(a0 + mo->grel0) >> 2];
 	struct sim_sword *gsw[32];
-	uint64_t gv[32];
-	uint32_t gunk = 0;   /* per group */
-	for (uint32_t g = 0; g < mo->ngroups; g++) {
-		uint64_t off = (uint64_t)addrs[mo->last[g]];
-		if ((off & 3) || off + 4 > c->limit)
-			return false;
-		struct sim_sword *sw = &c->sh[off >> 2];
-		if (!sw->written || sword_recent(c, sw->wtid, sw->wepoch, sw->wsync))
+	uint64_t gbuf[32], *gv = mo->fill == FILL_CYCLE ? lv : gbuf;   /* (a cycle's first ng lanes are its words) */
+	uint32_t ng = mo->ngroups, epoch = c->epoch;
+	unsigned kand = 0xf, kor = 0;   /* the known bytes of every word, of any */
+	for (uint32_t g = 0; g < ng; g++) {
+		struct sim_sword *sw = (struct sim_sword *)(sw0 + mo->gsw[g]);
+		/* written before the last barrier: no write is recent (the
+		 * common case, tested first); else shared_word's test */
+		if (!(sw->written & (sw->wepoch != epoch)) &&
+		    (!sw->written || sword_recent(c, sw->wtid, sw->wepoch, sw->wsync)))
 			return false;
 		gsw[g] = sw;
-		bool unk = (sw->known & 0xf) != 0xf;
-		gv[g] = unk || !sgn ? sw->val : trunc_to((uint64_t)sext(sw->val, 32), 64);
-		gunk |= (uint32_t)unk << g;
+		gv[g] = sw->val;
+		kand &= sw->known;
+		kor |= sw->known;
 	}
-	for (uint32_t g = 0; g < mo->ngroups; g++)
-		sword_read(c, gsw[g], c->wid * 32 + mo->last[g]);
+	/* per group: unknown (commonly none, or all with no byte known) */
+	uint32_t gunk = (kand & 0xf) == 0xf ? 0 : !(kor & 0xf) ? (uint32_t)((1ull << ng) - 1) : 0;
+	for (uint32_t g = 0; (kand & 0xf) != 0xf && (kor & 0xf) && g < ng; g++)
+		gunk |= (uint32_t)((gsw[g]->known & 0xf) != 0xf) << g;
+	if (sgn)
+		for (uint32_t g = 0; g < ng; g++)
+			if (!(gunk >> g & 1))
+				gv[g] = trunc_to((uint64_t)sext(gv[g], 32), 64);
+	uint32_t t0 = c->wid * 32, sync = c->sync, pc = c->pc;
+	for (uint32_t g = 0; g < ng; g++) {
+		struct sim_sword *sw = gsw[g];
+		sw->rtid = (int32_t)(t0 + mo->last[g]);
+		sw->repoch = epoch;
+		sw->rsync = sync;
+		sw->rpc = pc;
+	}
 	if (mo->fill == FILL_CYCLE) {
-		for (uint32_t l = 0; l < 32; l += mo->ngroups)
-			memcpy(&lv[l], gv, mo->ngroups * sizeof *gv);
+		/* ng a power of 2 (FILL_CYCLE's): the first ng lanes doubled
+		 * until all 32 are filled (copies of constant sizes, which gcc
+		 * inlines) */
+		switch (ng) {
+		case 2: memcpy(&lv[2], lv, 2 * sizeof *lv);   /* fall through */
+		case 4: memcpy(&lv[4], lv, 4 * sizeof *lv);   /* fall through */
+		case 8: memcpy(&lv[8], lv, 8 * sizeof *lv);   /* fall through */
+		case 16: memcpy(&lv[16], lv, 16 * sizeof *lv); break;
+		}
 	} else if (mo->fill == FILL_RUNS) {
-		uint32_t k = 32 / mo->ngroups;
-		for (uint32_t g = 0; g < mo->ngroups; g++)
-			for (uint32_t i = 0; i < k; i++)
-				lv[g * k + i] = gv[g];
+		/* runs of k = 32 / ng lanes (a power of 2): 4 at a time where
+		 * they are that long */
+		uint32_t k = 32 / ng;
+		if (k >= 4) {
+			for (uint32_t g = 0; g < ng; g++) {
+				uint64_t v = gv[g], *p = &lv[g * k];
+				for (uint32_t i = 0; i < k; i += 4) {
+					p[i] = v;
+					p[i + 1] = v;
+					p[i + 2] = v;
+					p[i + 3] = v;
+				}
+			}
+		} else {
+			for (uint32_t l = 0; l < 32; l++)
+				lv[l] = gv[l / k];
+		}
 	} else if (mo->mask == UINT32_MAX) {
 		for (uint32_t l = 0; l < 32; l++)
 			lv[l] = gv[mo->group[l]];
@@ -1542,7 +1602,7 @@ static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim
 		}
 	}
 	/* the lanes of the unknown words (commonly none or all) */
-	uint64_t all = (1ull << mo->ngroups) - 1;
+	uint64_t all = (1ull << ng) - 1;
 	uint32_t unk_lanes = gunk == all ? mo->mask : 0;
 	for (uint32_t m = gunk && gunk != all ? mo->mask : 0; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
