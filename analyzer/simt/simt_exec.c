@@ -1646,6 +1646,37 @@ __attribute__((noinline)) static void load_shared_words(struct sim *s, struct si
 	}
 }
 
+/* exec_mem's store of register vo to shared 32-bit words at the known
+ * addresses of the lanes of mask, lane by lane in lane order: shared_word's
+ * work, its commonest case tested first (an aligned word of the declared
+ * memory that no thread has written or read since the last barrier: no
+ * race to look for), else shared_word, else shared_access. */
+__attribute__((noinline)) static void store_shared_words(struct sim *s, struct sim_warp *w, uint32_t pc,
+                                                         const int64_t *addrs, uint32_t mask,
+                                                         const struct sim_opnd *vo)
+{
+	struct sh_now now = sh_now(s, w, pc);
+	const uint64_t *vv = &w->val[(size_t)vo->slot * 32];
+	uint32_t vunk = w->unk[vo->slot], t0 = now.wid * 32;
+	bool neg = vo->neg;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		bool unk = vunk >> l & 1;
+		uint64_t v = neg ? !vv[l] : vv[l], ea = (uint64_t)addrs[l];
+		if (!(ea & 3) && ea + 4 <= now.limit) {
+			struct sim_sword *sw = &now.sh[ea >> 2];
+			if (!(sw->wtid >= 0 && sw->wepoch == now.epoch) && !(sw->rtid >= 0 && sw->repoch == now.epoch)) {
+				sword_write(&now, sw, t0 + l, false);
+				sw->val = (uint32_t)v;
+				sw->known = (uint8_t)(unk ? sw->known & ~0xfu : sw->known | 0xfu);
+				continue;
+			}
+		}
+		if (!shared_word(&now, l, ea, true, &v, &unk))
+			shared_access(s, w, pc, l, ea, 4, true, false, &v, &unk);
+	}
+}
+
 /* Whether the lanes of mask (every one with a known address) have the
  * addresses of mo's pattern, moved so far that what it holds stays true
  * (struct sim_memo). rdiff: for all 32 lanes, the OR of each lane's
@@ -1978,17 +2009,8 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	 * loop's work below without its dispatch per lane */
 	bool sh_store = is_st && spc == SP_SHARED && eb == 4 && nvec == 1 && known_mask == mask && vo &&
 	                vo->kind == PX_OPND_REG;
-	if (sh_store) {
-		const uint64_t *vv = &w->val[(size_t)vo->slot * 32];
-		uint32_t vunk = w->unk[vo->slot];
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			bool unk = vunk >> l & 1;
-			uint64_t v = vo->neg ? !vv[l] : vv[l], ea = (uint64_t)addrs[l];
-			if (!shared_word(&now, l, ea, true, &v, &unk))
-				shared_access(s, w, pc, l, ea, 4, true, false, &v, &unk);
-		}
-	}
+	if (sh_store)
+		store_shared_words(s, w, pc, addrs, mask, vo);
 	for (uint32_t m = words || sh_store ? 0 : mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool aunk = !(known_mask >> l & 1);
