@@ -550,6 +550,10 @@ void sim_decode(struct sim *s)
 		if (si->memo)
 			decode_mem(si);
 		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';
+		unsigned t0 = in->ntypes ? in->types[0] : PX_TYPE_B32;
+		si->tbits = (uint16_t)px_type_bits(t0);
+		si->tkind = px_type_kind(t0);
+		si->fl_op = si->tkind == 'f' || is_fop(in->op);
 		si->guarded = in->guard >= 0;
 		si->src_regs = si->nop >= 2 && si->nop <= 4;
 		si->dst_alone = si->nop >= 1 && si->op[0].kind == PX_OPND_REG && si->op[0].slot != UINT32_MAX;
@@ -2398,7 +2402,7 @@ static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_i
 	                             : sources(s, w, si, mask, buf, src, unk_src)) & mask;
 	const uint64_t *a = src[0], *b = src[1], *c = src[2];
 	uint64_t *r = result_row(w, si, mask, rbuf);
-	unsigned bits = px_type_bits(si->in->types[0]);
+	unsigned bits = si->tbits;   /* (EK_INT: the instruction has a type) */
 	uint64_t tm = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
 #if PX_SIMT_HW_FMA
 	if (s->hw_fma)
@@ -2464,9 +2468,8 @@ static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim
 {
 	const struct px_insn *in = si->in;
 	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
-	unsigned bits = px_type_bits(t);
-	char k = px_type_kind(t);
-	bool fl_op = k == 'f' || is_fop(in->op), sg = k == 's';
+	unsigned bits = si->tbits;
+	bool fl_op = si->fl_op, sg = si->tkind == 's';
 	uint64_t buf[3][32], r[32];
 	const uint64_t *src[3];
 	uint32_t unk_in = sources(s, w, si, mask, buf, src, NULL), unk_out = 0;
@@ -2500,7 +2503,7 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 	const struct px_insn *in = si->in;
 	const struct sim_opnd *o = si->op;
 	unsigned t = in->ntypes ? in->types[0] : PX_TYPE_B32;
-	unsigned bits = px_type_bits(t);
+	unsigned bits = si->tbits;
 	switch (in->op) {
 	case PX_OP_MOV: case PX_OP_CVTA:
 		if (o[0].kind == PX_OPND_VEC || o[1].kind == PX_OPND_VEC) {

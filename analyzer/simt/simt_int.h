@@ -81,6 +81,9 @@ struct sim_insn {
 	uint8_t nop;
 	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
 	bool is_signed;
+	uint16_t tbits;    /* px_type_bits of its first type (.b32 without one): sim_exec's arithmetic */
+	char tkind;        /* px_type_kind of that type */
+	bool fl_op;        /* EK_ARITH: a floating-point type or operation (fop; else iop or predicates) */
 	uint8_t free;      /* costs no issue slot in SASS (simt_fuse.c) */
 	uint8_t hoisted;   /* loop invariant: ptxas moves it out of the loop */
 	uint8_t ifconv;    /* a branch over a region ptxas predicates (simt_fuse.c) */
