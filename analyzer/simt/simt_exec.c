@@ -660,10 +660,14 @@ static inline const uint64_t *gather(const struct sim *s, const struct sim_warp 
 		for (uint32_t l = 0; l < 32; l++)
 			buf[l] = sreg_val(s, w, o, l);
 		return buf;
-	case PX_OPND_IMM: case PX_OPND_FIMM: case PX_OPND_SYM:
+	case PX_OPND_IMM: case PX_OPND_FIMM: case PX_OPND_SYM: {
+		/* (read once: buf could alias o->imm for gcc, which then
+		 * reloaded it for every lane and did not vectorise the loop) */
+		uint64_t v = o->imm;
 		for (uint32_t l = 0; l < 32; l++)
-			buf[l] = o->imm;
+			buf[l] = v;
 		return buf;
+	}
 	default:
 		*unk |= mask;
 		return zero_lanes;
