@@ -1153,21 +1153,24 @@ SIM_HOT void early_lower(struct sim_warp *w, unsigned p, uint64_t t)
 	}
 }
 
-/* The first cycle instruction c, a candidate of w's scan, could issue on
- * scheduler sched: its sources ready (*treg, at least w->resume) and its
- * pipe free. */
-SIM_HOT uint64_t early_ready_at(const struct sim *s, const struct sim_warp *w, unsigned sched,
-                                const struct sim_insn *c, uint64_t *treg)
+/* The first cycle the sources of instruction c, a candidate of w's scan,
+ * are ready (at least w->resume). */
+SIM_HOT uint64_t early_sources_at(const struct sim_warp *w, const struct sim_insn *c)
 {
 	uint64_t t = w->resume;
 	for (uint32_t u = 0; u < c->nuses; u++)
 		if (w->ready[c->uses[u]] > t)
 			t = w->ready[c->uses[u]];
-	*treg = t;
-	uint64_t pf = c->pipe == P_SHARED || c->pipe == P_SHFL ? s->mio_free
-	            : c->pipe == P_GLOBAL ? s->lsu_free : s->pipe_free[sched][c->pipe];
-	if (c->pipe == P_SHARED && s->mio_sp_free[sched & 3] > pf)
-		pf = s->mio_sp_free[sched & 3];
+	return t;
+}
+
+/* The first cycle instruction c, a candidate of w's scan, could issue on
+ * scheduler sched: its sources ready (*treg) and its pipe free. */
+SIM_HOT uint64_t early_ready_at(const struct sim *s, const struct sim_warp *w, unsigned sched,
+                                const struct sim_insn *c, uint64_t *treg)
+{
+	uint64_t t = *treg = early_sources_at(w, c);
+	uint64_t pf = pipe_free_at(s, c->pipe, sched);
 	return pf > t ? pf : t;
 }
 
@@ -1319,10 +1322,7 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 			continue;
 		const struct sim_insn *c = &s->ins[k];
 		/* early_ready_at's sources and pipe */
-		uint64_t treg = w->resume;
-		for (uint32_t u = 0; u < c->nuses; u++)
-			if (w->ready[c->uses[u]] > treg)
-				treg = w->ready[c->uses[u]];
+		uint64_t treg = early_sources_at(w, c);
 		uint64_t pf = pipe_free_at(s, p, sched);
 		if (treg <= s->cycle && pf <= s->cycle) {
 			early_issue(s, w, sched, k, active);
