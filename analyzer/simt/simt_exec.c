@@ -462,10 +462,10 @@ struct sim_memo {
 	uint8_t group[32];       /* per lane of mask: its group */
 	uint8_t last[32];        /* per group: its last lane */
 	uint8_t fill;            /* every lane: group l % ngroups (FILL_CYCLE), l / (32 / ngroups) (FILL_RUNS), else 0 */
-	bool galigned;           /* every group's address is a multiple of 4 (the same at every hit) */
+	bool galigned;           /* every group's address is a multiple of 4 (the same at every hit), all within 2^40 bytes */
 	int64_t gmin, gmax;      /* the least and greatest address of a group - a0 */
 	int64_t grel0;           /* group 0's address - a0 */
-	uint64_t gsw[32];        /* per group: the bytes from group 0's shared word to its own (modulo 2^64) */
+	int64_t gsw[32];         /* per group: the bytes from group 0's shared word to its own (galigned) */
 };
 enum { FILL_CYCLE = 1, FILL_RUNS };
 #define MEMO_LINES ((1ull << 57) - 1)   /* line numbers of 64-bit addresses */
@@ -1514,7 +1514,13 @@ static void memo_groups(struct sim_memo *mo)
 		mo->galigned &= !(((uint64_t)mo->a0 + (uint64_t)r) & 3);
 		mo->gmin = r < mo->gmin ? r : mo->gmin;
 		mo->gmax = r > mo->gmax ? r : mo->gmax;
-		mo->gsw[g] = ((uint64_t)r - (uint64_t)mo->grel0) / 4 * sizeof(struct sim_sword);
+		/* groups farther apart than any shared memory is large never pass
+		 * load_groups' bounds check: no offset for them (it would not fit) */
+		uint64_t d = (uint64_t)r - (uint64_t)mo->grel0;
+		if (d + (1ull << 40) > (1ull << 41))
+			mo->galigned = false;
+		else
+			mo->gsw[g] = (int64_t)d / 4 * (int64_t)sizeof(struct sim_sword);
 	}
 	mo->grouped = true;
 }
@@ -1531,10 +1537,11 @@ static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim
 {
 	if (!mo->grouped)
 		memo_groups(mo);
-	/* the bounds of all groups at once (the memo's addresses are near 0:
-	 * no sum overflows) */
-	int64_t a0 = addrs[__builtin_ctz(mo->mask)];
-	if (!mo->galigned || a0 + mo->gmin < 0 || (uint64_t)(a0 + mo->gmax) + 4 > c->limit)
+	/* the bounds of all groups at once (a sum that overflows is out of
+	 * them too) */
+	int64_t a0 = addrs[__builtin_ctz(mo->mask)], lo, hi;
+	if (!mo->galigned || __builtin_add_overflow(a0, mo->gmin, &lo) || __builtin_add_overflow(a0, mo->gmax, &hi) ||
+	    lo < 0 || (uint64_t)hi + 4 > c->limit)
 		return false;
 	/* the checks and the values first (reads only), then the reads
 	 * recorded: every group's word lies in the declared memory and is
