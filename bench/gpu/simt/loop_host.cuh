@@ -1,11 +1,11 @@
-// loop_host.cuh: the host side of the loop-timing programs that
-// heldout.sh runs (simt_heldout.cu, simt_heldout3.cu and the probes
-// dc_probe.cu, div_probe.cu, bt_probe.cu): error checks, the clock64()
-// result read back, and MEASURE: best of 5 of (T(2n) - T(n)) / n, one
-// block, printed as a fixture line (simt_bench.cu's method), with the
-// fastest T(n) and T(2n) of the five (t_n, t_2n: where their difference
-// over n is far from the best of the differences, T varied more between
-// launches than n iterations cost, and the loop's figure is not reliable). Included
+// loop_host.cuh: the host side of the loop-timing programs (simt_bench.cu,
+// which measure.sh runs; the held-out sets and the probes, which heldout.sh
+// runs): error checks, the clock64() result read back, and MEASURE: one
+// block at n and 2n iterations, five times, printed as a fixture line with
+// the best of the five (T(2n) - T(n)) / n (cycles_per_iteration) and the
+// fastest T(n) and T(2n) (t_n, t_2n), whose difference over n is the figure
+// tests/check_simt.py judges (the best of the differences is biased low
+// where a launch's time varies by more than n iterations cost). Included
 // after the kernels, so that their PTX line numbers do not depend on it.
 #include <cstdio>
 #include <cstdlib>

@@ -411,15 +411,11 @@ __global__ void gemm_rb_loop(const float *A, const float *B, float *C, long long
 }
 
 // ---- host ----
-static long long *dt;
-static void *buf, *buf2;
+#include "loop_host.cuh"
+
 static char *big;
 static size_t bigoff;
 #define BIGBYTES ((size_t)1 << 30)
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
-
-static long long take(void) { long long h; CK(cudaDeviceSynchronize()); CK(cudaMemcpy(&h, dt, sizeof h, cudaMemcpyDeviceToHost)); return h; }
 
 // a region of the 1 GiB buffer no launch has read since at least 1 GiB of
 // other regions (the L2 is 50 MB): its lines come from DRAM
@@ -433,32 +429,8 @@ static void *fresh(size_t bytes)
 	return p;
 }
 
-// one measurement: best of 5 of T(2n) - T(n), per iteration, and the
-// fastest T(n) and T(2n) of the five (t_n, t_2n; see loop_host.cuh); the
-// call's arguments name the iteration count `nn`; np: the index of the
-// kernel parameter that carries it; extra: the other parameters the
-// simulator needs ("index=value,..."), for tests/check_simt.py
-#define MEASURE(label, name, block, n, np, extra, ...) do { \
-	double best = 1e30; long long m1 = -1, m2 = -1; \
-	for (int r = 0; r < 5; r++) { \
-		int nn = n; name<<<1, block>>>(__VA_ARGS__); long long a1 = take(); \
-		nn = 2 * n; name<<<1, block>>>(__VA_ARGS__); long long a2 = take(); \
-		double c = (double)(a2 - a1) / n; if (c < best) best = c; \
-		if (m1 < 0 || a1 < m1) m1 = a1; \
-		if (m2 < 0 || a2 < m2) m2 = a2; \
-	} \
-	printf("{\"loop\": \"%s\", \"kernel\": \"%s\", \"block\": %d, \"n\": %d, \"n_param\": %d, \"params\": \"%s\", " \
-	       "\"cycles_per_iteration\": %.2f, \"t_n\": %lld, \"t_2n\": %lld}\n", label, #name, block, n, np, extra, \
-	       best, m1, m2); \
-} while (0)
-
 int main(void) {
-	cudaDeviceProp p; CK(cudaGetDeviceProperties(&p, 0));
-	int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
-	printf("{\"device\": \"%s\", \"cc\": \"%d.%d\", \"clock_khz\": %d}\n", p.name, p.major, p.minor, clk);
-	CK(cudaMalloc(&dt, 64));
-	CK(cudaMalloc(&buf, 64 << 20)); CK(cudaMemset(buf, 0, 64 << 20));
-	CK(cudaMalloc(&buf2, 64 << 20)); CK(cudaMemset(buf2, 0, 64 << 20));
+	loop_host_init();
 	CK(cudaMalloc((void **)&big, BIGBYTES)); CK(cudaMemset(big, 0, BIGBYTES));
 	CK(cudaDeviceSynchronize());
 	int *ib = (int *)buf; float *fb = (float *)buf; double *db = (double *)buf;
