@@ -648,6 +648,7 @@ static void check_barrier(struct sim *s)
 			w->state = W_READY;
 			s->nwait--;
 			w->resume = rel;
+			w->resume_why = PX_STALL_BARRIER;
 			warp_changed(s, w);
 			settle(s, w);   /* a barrier last in a body without ret: the lanes leave */
 		}
@@ -878,8 +879,10 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 				*ff = f + s->redirect;
 				r = f + (uint64_t)(hold + 0.5);
 			}
-			if (r > w->resume)
+			if (r > w->resume) {
 				w->resume = r;
+				w->resume_why = PX_STALL_BRANCH;
+			}
 		}
 		if (taken == active) {
 			next = si->target;
@@ -977,7 +980,7 @@ SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 	}
 	const struct sim_insn *si = &s->ins[pc];
 	uint64_t t = w->resume;
-	unsigned why = PX_STALL_BARRIER;
+	unsigned why = w->resume_why;
 	for (uint32_t u = 0; u < si->nuses; u++) {
 		uint64_t r = w->ready[si->uses[u]];
 		if (r > t) {
@@ -1752,7 +1755,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 				/* a warp that waits, or stands at a block barrier (ptxas
 				 * moves register-only work ahead of it), may issue later
 				 * instructions first */
-				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER
+				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER && y != PX_STALL_BRANCH
 				                          : w->top_bar;
 				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
@@ -1986,6 +1989,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	for (uint32_t i = 0; i < s.nwarps; i++) {
 		struct sim_warp *w = &s.w[i];
 		w->id = i;
+		w->resume_why = PX_STALL_BARRIER;   /* (resume is 0: never a reason) */
 		uint32_t n = px_warp_lanes(s.block, i, w->tid);
 		w->exists = n >= 32 ? 0xffffffffu : (1u << n) - 1;
 		w->val = xcalloc((size_t)s.nslots * 32 + 1, sizeof *w->val);

@@ -22,7 +22,8 @@ struct px_arch;
 	X(STALL_DEPENDENCY, "dependency", "waiting for an arithmetic result (scoreboard)") \
 	X(STALL_MEMORY, "memory", "waiting for a load's result (scoreboard)") \
 	X(STALL_PIPE, "pipe_busy", "its pipeline (or the shared-memory / load-store unit) was busy") \
-	X(STALL_BARRIER, "barrier", "waiting at a barrier for the rest of the block")
+	X(STALL_BARRIER, "barrier", "waiting at a barrier for the rest of the block, or for its release") \
+	X(STALL_BRANCH, "branch", "waiting after a branch: for the taken target's instructions, or after one that fell through")
 enum px_simt_stall {
 #define X(e, s, d) PX_##e,
 	PX_SIMT_STALLS(X)

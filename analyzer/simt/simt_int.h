@@ -272,6 +272,7 @@ struct sim_warp {
 	 * loop has nothing to skip or run first); top_valid: the rest holds */
 	bool top_settled, top_valid;
 	uint8_t top_why;          /* PX_STALL_*: what top_rt waits for */
+	uint8_t resume_why;       /* PX_STALL_BARRIER or _BRANCH: what set resume */
 	uint8_t top_pipe;         /* enum sim_pipe */
 	bool top_bar;             /* it is a block barrier (sim_insn.block_bar) */
 	bool top_store;           /* a shared store (or reduction) without a result: queues (sim.st_queue) */
