@@ -5,7 +5,9 @@
 // the best of the five (T(2n) - T(n)) / n (cycles_per_iteration) and the
 // fastest T(n) and T(2n) (t_n, t_2n), whose difference over n is the figure
 // tests/check_simt.py judges (the best of the differences is biased low
-// where a launch's time varies by more than n iterations cost). Included
+// where a launch's time varies by more than n iterations cost), and every
+// launch's T(n) and T(2n) in run order (t_n_all, t_2n_all: the spread
+// between launches, which the fastest hides). Included
 // after the kernels, so that their PTX line numbers do not depend on it.
 #include <cstdio>
 #include <cstdlib>
@@ -20,16 +22,20 @@ static long long take(void) { long long h; CK(cudaDeviceSynchronize()); CK(cudaM
 
 // nn is the trip count the launch arguments name
 #define MEASURE(label, name, block, n, np, extra, ...) do { \
-	double best = 1e30; long long m1 = -1, m2 = -1; \
+	double best = 1e30; long long m1 = -1, m2 = -1, all1[5], all2[5]; \
 	for (int r = 0; r < 5; r++) { \
 		int nn = n; name<<<1, block>>>(__VA_ARGS__); long long a1 = take(); \
 		nn = 2 * n; name<<<1, block>>>(__VA_ARGS__); long long a2 = take(); \
 		double c = (double)(a2 - a1) / n; if (c < best) best = c; \
 		if (m1 < 0 || a1 < m1) m1 = a1; \
 		if (m2 < 0 || a2 < m2) m2 = a2; \
+		all1[r] = a1; all2[r] = a2; \
 	} \
 	printf("{\"loop\": \"%s\", \"kernel\": \"%s\", \"block\": %d, \"n\": %d, \"n_param\": %d, \"params\": \"%s\", " \
-	       "\"cycles_per_iteration\": %.2f, \"t_n\": %lld, \"t_2n\": %lld}\n", label, #name, block, n, np, extra, best, m1, m2); \
+	       "\"cycles_per_iteration\": %.2f, \"t_n\": %lld, \"t_2n\": %lld, " \
+	       "\"t_n_all\": [%lld, %lld, %lld, %lld, %lld], \"t_2n_all\": [%lld, %lld, %lld, %lld, %lld]}\n", \
+	       label, #name, block, n, np, extra, best, m1, m2, all1[0], all1[1], all1[2], all1[3], all1[4], \
+	       all2[0], all2[1], all2[2], all2[3], all2[4]); \
 	fflush(stdout); \
 } while (0)
 
