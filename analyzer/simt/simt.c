@@ -287,6 +287,7 @@ static void free_sim(struct sim *s)
 	free(s->block_start);
 	free(s->no_slots);
 	free(s->ins_pipe);
+	free(s->tail);
 	free(s->loop_sel);
 	free(s->block_loop);
 	free(s->sel_parent);
@@ -1243,6 +1244,9 @@ static void win_append(const struct sim *s, struct sim_warp *w, uint32_t k)
 			/* the full scan goes on after the window, past its pending
 			 * instructions' registers (win_wr, win_rd) */
 			wn->special = true;
+			struct sim_tail *tl = &s->tail[w->id];
+			tl->k = tl->j = UINT32_MAX;   /* (nothing known past it yet) */
+			tl->stop = false;
 			for (uint32_t j = wn->base; j < k; j++)
 				if (wn->pending & win_bit(j))
 					win_mark_slots(s, w, j);
@@ -1376,6 +1380,23 @@ SIM_HOT bool hz_passed(const uint32_t *hz, const uint64_t *win, uint32_t x, uint
 
 static bool full_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry, bool resume, bool win);
 
+/* full_scan's walk on from the window's barrier (bar_k, else nothing is
+ * known) meets, at instruction k, n after the top, the first thing a
+ * change of the window may change, or stops there for good (stop):
+ * struct sim_tail. Returns false (the walk is no longer inert). */
+SIM_HOT bool tail_mark(struct sim_tail *tl, const struct sim_warp *w, uint32_t bar_k, uint32_t pc, uint32_t k,
+                       uint32_t n, uint32_t end, uint32_t edge, bool stop)
+{
+	if (bar_k != UINT32_MAX) {
+		tl->k = k;
+		tl->n = n - (w->win.lim - pc);
+		tl->end = end;
+		tl->edge = edge;
+		tl->stop = stop;
+	}
+	return false;
+}
+
 static bool issue_early(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t *retry)
 {
 	/* The scan depends on the warp's state, the cycle and the pipes' free
@@ -1467,6 +1488,12 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 	uint32_t region_end, region_mask;   /* an if-converted region and its lanes */
 	unsigned stores;   /* state spaces of the stores passed over */
 	uint32_t bar_k;   /* a block barrier passed over */
+	/* on from the window's barrier: inert while the walk meets only what
+	 * no change of the window changes (struct sim_tail); edge: the back
+	 * edge it followed */
+	bool inert = false;
+	uint32_t edge = UINT32_MAX;
+	struct sim_tail *tl = &s->tail[w->id];
 	if (resume) {
 		const struct sim_scan *sc = &w->scan;
 		gen = w->hz_gen;
@@ -1482,14 +1509,31 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 		win = sc->win;
 	} else if (win) {
 		/* the window's scan ran its free instructions and lowered
-		 * early_t for its candidates */
+		 * early_t for its candidates; on from lim, or from where the
+		 * walk last met something (struct sim_tail) */
+		const struct sim_win *wn = &w->win;
+		/* (it stops where it did with nothing to issue, and the barrier
+		 * still waits for tail_j: what it found) */
+		if (tl->stop && tl->j != UINT32_MAX && tl->j >= pc && !w->done[tl->j])
+			return false;
 		gen = hz_next_gen(s, w);
-		k0 = w->win.lim;
+		k0 = wn->lim;
 		n0 = k0 - pc;
 		end = s->ins[pc].block_end;
 		region_end = region_mask = 0;
 		bar_k = UINT32_MAX;
-		stores = (w->win.stores[0] ? 1u : 0) | (w->win.stores[1] ? 2u : 0);
+		stores = (wn->stores[0] ? 1u : 0) | (wn->stores[1] ? 2u : 0);
+		inert = s->ins[k0].block_bar;
+		if (tl->k != UINT32_MAX) {
+			bar_k = k0;
+			k0 = tl->k;
+			n0 += tl->n;
+			end = tl->end;
+			edge = tl->edge;
+			if (edge != UINT32_MAX)   /* (what following it stamped) */
+				for (uint32_t u = 0; u < s->ins[edge].nuses; u++)
+					hu[s->ins[edge].uses[u]] = gen;
+		}
 	} else {
 		gen = hz_next_gen(s, w);
 		k0 = pc;
@@ -1504,15 +1548,22 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 	w->early_unlock = UINT64_MAX;
 	w->early_valid = true;
 	uint32_t rpc = top->rpc;
-	for (uint32_t k = k0, n = n0; k < end && n <= LOOKAHEAD; k++, n++) {
-		if (k == rpc)
+	uint32_t k, n;
+	for (k = k0, n = n0; k < end && n <= LOOKAHEAD; k++, n++) {
+		if (k == rpc) {
+			if (inert)
+				inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, true);
 			break;   /* where the lanes of the other paths rejoin: what
 			          * follows runs with them (an if-converted branch
 			          * whose lanes all jump leads here) */
+		}
 		if (w->done[k])
 			continue;   /* (never the top: it is not done while the warp stands there) */
-		if (n && k == pc)
+		if (n && k == pc) {
+			if (inert)
+				inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, false);
 			break;   /* round a loop and back */
+		}
 		const struct sim_insn *c = &s->ins[k];
 		uint32_t kmask = k < region_end ? region_mask : active;
 		unsigned fl = c->flags;   /* px_opcode_flags(c->in->op) */
@@ -1524,6 +1575,8 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 				/* ptxas predicates the short region this branch skips
 				 * (simt_fuse.c): look on into it, with its lanes, and on
 				 * to the end of the block where it rejoins */
+				if (inert)
+					inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, false);
 				uint64_t tp = 0;
 				for (uint32_t u = 0; u < c->nuses; u++)
 					if (w->ready[c->uses[u]] > tp)
@@ -1549,19 +1602,30 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 					hu[c->uses[u]] = gen;
 				continue;
 			}
+			if (inert && c->back_edge && c->target != rpc && edge != UINT32_MAX)
+				inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, false);   /* (a second one) */
 			if (bar_k != UINT32_MAX && (fl & PX_OPF_BRANCH) && !hazard && k >= region_end &&
 			    follow_back_edge(s, w, c, top, active, &k)) {
 				end = s->ins[k + 1].block_end;
 				for (uint32_t u = 0; u < c->nuses; u++)
 					hu[c->uses[u]] = gen;
+				if (inert)
+					edge = (uint32_t)(c - s->ins);
 				continue;
 			}
+			if (inert && c->back_edge && c->target != rpc)
+				inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, false);   /* (it may follow it later) */
 			if (bar_k == UINT32_MAX && c->block_bar) {
 				bar_k = k;   /* look on past it for register-only work */
 				continue;
 			}
-			if (c->scan_stop || (bar_k != UINT32_MAX && !c->reg_only))
+			if (c->scan_stop || (bar_k != UINT32_MAX && !c->reg_only)) {
+				if (inert)
+					inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, true);
 				break;
+			}
+			if (inert)
+				inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, false);
 			/* a load passes stores of another state space only (global vs
 			 * shared: they cannot alias; generic ones may be either) */
 			unsigned sp = c->mem_class;
@@ -1605,13 +1669,22 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 		for (uint32_t u = 0; u < c->nuses; u++)
 			hu[c->uses[u]] = gen;
 	}
+	if (inert)   /* (the end LOOKAHEAD sets moves with the top) */
+		tail_mark(tl, w, bar_k, pc, k, n, end, edge, k >= end);
 	/* nothing to issue: the barrier passed over goes ahead of the
-	 * register-only instructions that wait before it */
+	 * register-only instructions that wait before it (none while the
+	 * window's tail_j is pending) */
 	if (bar_k == UINT32_MAX || bar_k <= pc)
 		return false;
+	bool own = win && !resume;   /* (bar_k is the window's lim) */
+	if (own && tl->j != UINT32_MAX && tl->j >= pc && !w->done[tl->j])
+		return false;
 	for (uint32_t j = pc; j < bar_k; j++)
-		if (!w->done[j] && !s->ins[j].reg_only)
+		if (!w->done[j] && !s->ins[j].reg_only) {
+			if (own)
+				tl->j = j;
 			return false;
+		}
 	const struct sim_insn *c = &s->ins[bar_k];
 	uint32_t unk, g = sim_guard(s, w, c, active, &unk);
 	if (unk || g != active)
@@ -1986,6 +2059,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.nwarps = (s.nthreads + 31) / 32;
 	s.w = xcalloc(s.nwarps, sizeof *s.w);
 	s.no_slots = xcalloc(s.nslots + 1, sizeof *s.no_slots);
+	s.tail = xcalloc(s.nwarps, sizeof *s.tail);
 	for (uint32_t i = 0; i < s.nwarps; i++) {
 		struct sim_warp *w = &s.w[i];
 		w->id = i;

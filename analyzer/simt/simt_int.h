@@ -252,6 +252,23 @@ static inline bool sim_loop_has_block(const struct px_loop *lp, uint32_t b)
 
 enum sim_wstate { W_READY, W_BARRIER, W_DONE };
 
+/* Per warp (sim.tail), with a special window whose lim is a block
+ * barrier: how far the full scan on from it (simt.c's full_scan) met
+ * nothing that a change of the window can change, the barrier, then
+ * instructions done and a back edge it followed (edge, UINT32_MAX none):
+ * up to instruction k (UINT32_MAX: not known), n instructions after
+ * lim, where the scan's end was end; stop: the scan stops at k. j: a
+ * pending instruction of the window, not register-only, which keeps the
+ * barrier behind it (UINT32_MAX: none known). Kept while the window is:
+ * its instructions only leave it (hazards only go), the top only moves
+ * on within it, and what the scan passed stays done until the top
+ * reaches it. (Not in struct sim_warp: gcc's code for run() turned out
+ * to depend on that struct's size by 1.5%.) */
+struct sim_tail {
+	uint32_t k, n, end, edge, j;
+	bool stop;
+};
+
 struct sim_warp {
 	uint32_t id;
 	uint32_t exists;          /* lanes that exist */
@@ -386,6 +403,7 @@ struct sim {
 	bool hw_fma;              /* the processor has fma and avx2 (simt_exec.c) */
 	uint64_t *no_slots;       /* nslots + 1 zeros: the win_wr/win_rd of no window */
 	uint8_t *ins_pipe;        /* per instruction: sim_insn.pipe, | 0x80 when free (win_scan: a line for many) */
+	struct sim_tail *tail;    /* per warp */
 };
 
 /* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
