@@ -110,13 +110,21 @@ SETS = [
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
 # one after another (1203 cycles an iteration at every block size): ptxas
 # loads each into the register pair that held its address, and the next
-# address waits for the add that reads the value.
+# address waits for the add that reads the value. rd_probe tested the first
+# form of latency.branch_redirect (a fetch unit a forward taken branch takes
+# for 6 cycles, fitted to bt_probe and div_probe at 512 threads) blind:
+# written, and predicted (probes/rd_probe_predicted.jsonl, model 0e68f55),
+# before it was measured: median 11.0%, 15 of 16 within 35%, but 31% and
+# 67% slow at 1024 threads (rd_skip6, rd_div; without the rule -42% and
+# -29%). The rule as it is now (3 cycles for each other warp of the
+# scheduler waiting after a branch) was fitted with rd_probe as well.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
     ('probes/bt_probe.jsonl', 'probes/bt_probe.sm_90.ptx', 'probe bt'),
     ('probes/l2bw_probe.jsonl', 'probes/l2bw_probe.sm_90.ptx', 'probe l2bw'),
     ('probes/l1miss_probe.jsonl', 'probes/l1miss_probe.sm_90.ptx', 'probe l1miss'),
+    ('probes/rd_probe.jsonl', 'probes/rd_probe.sm_90.ptx', 'probe rd'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 274, .median = 0.057,
+	.loops = 290, .median = 0.054,
 	.held_out = 24, .held_out_median = 0.107, .held_out_p90 = 0.338, .held_out_worst = 1.83,
 	.held_out_fast = 15,
 };
@@ -833,6 +833,20 @@ SIM_HOT bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 }
 
 /* Issues the instruction at the top of w's stack. */
+/* The warps of w's scheduler (sched), w aside, that wait after a branch. */
+static uint64_t branch_waiters(const struct sim *s, const struct sim_warp *w, unsigned sched)
+{
+	uint32_t nsched = s->opt->arch->subpartitions ? s->opt->arch->subpartitions : 4;
+	if (nsched > 4)
+		nsched = 4;
+	uint64_t n = 0;
+	for (uint32_t i = sched; i < s->nwarps; i += nsched) {
+		const struct sim_warp *o = &s->w[i];
+		n += o != w && o->state == W_READY && o->resume > s->cycle && o->resume_why == PX_STALL_BRANCH;
+	}
+	return n;
+}
+
 static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 {
 	struct sim_frame *top = &w->stk[w->nstk - 1];
@@ -865,21 +879,21 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		double hold = taken ? lat : in->guard >= 0 ? s->lat_branch_nt : 0;
 		if (hold > 0 && !si->ifconv) {
 			uint64_t r = s->cycle + (uint64_t)(hold + 0.5);
-			/* a forward taken branch also takes the scheduler's
-			 * instruction fetch for branch_redirect cycles, and its warp's
-			 * hold counts from when the fetch is free: alone on its
-			 * scheduler a warp never waits (its branches are a hold
-			 * apart), four warps skipping blocks queue (bt_probe and
-			 * div_probe at 512 threads: bt_taken 204 cycles an iteration
-			 * measured, 143 predicted without this, 192 with; div_nested
-			 * 242, 156, 231). Back edges are not charged: charging them made 43 of
-			 * the 274 loops worse (sts_bar/512 +27.5% -> +34.2%) */
-			if (taken && s->redirect && si->target > pc) {
-				uint64_t *ff = &s->fetch_free[sched & 3];
-				uint64_t f = *ff > s->cycle ? *ff : s->cycle;
-				*ff = f + s->redirect;
-				r = f + (uint64_t)(hold + 0.5);
-			}
+			/* a forward taken branch also waits while its scheduler's
+			 * instruction fetch serves the other warps of the scheduler
+			 * that wait after a branch: branch_redirect cycles for each.
+			 * Alone on its scheduler a warp never waits; bt_taken (eight
+			 * such branches an iteration) measured 131 / 162 / 204 cycles
+			 * at one, two and four warps a scheduler, rd_skip6 (six) 92 /
+			 * 119 / 154 / 220 at one to eight: each warp more adds about
+			 * three cycles a branch (bt_probe, div_probe, rd_probe). A
+			 * fetch unit that serves one warp per branch_redirect cycles
+			 * (a queue) fitted four warps but predicted rd_skip6/1024 at
+			 * 288 and rd_div/1024 at 216 (129.5 measured): rd_probe's
+			 * blind test, tests/check_simt.py. Back edges are not
+			 * charged: charging them made 43 of 274 loops worse */
+			if (taken && s->redirect && si->target > pc)
+				r += s->redirect * branch_waiters(s, w, sched);
 			if (r > w->resume) {
 				w->resume = r;
 				w->resume_why = PX_STALL_BRANCH;

@@ -373,12 +373,11 @@ struct sim {
 	uint64_t pipe_free[4][P_COUNT];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
 	uint64_t mio_sp_free[4];      /* per scheduler: its shared-memory requests (half the SM's rate) */
-	uint64_t fetch_free[4];       /* per scheduler: its instruction fetch, after a forward taken branch */
 	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
-	uint64_t redirect;         /* cycles a forward taken branch takes its scheduler's fetch (latency.branch_redirect) */
+	uint64_t redirect;         /* a forward taken branch's wait per other warp waiting after a branch (latency.branch_redirect) */
 	uint64_t st_queue;         /* cycles of MIO backlog a shared store may issue into (throughput.shared_store_queue) */
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
