@@ -52,7 +52,15 @@ loops then measured had been 5% to 22% low by the fastest difference
 (gemm_loop/256 274 against 324, conv1d_loop/128 145 against 172), the
 figures from the fastest T(n) and T(2n) agree between the two runs within
 0.2% on 204 of the 234, within 3.5% on all but transpose_loop/128 (7.3%)
-and spmv_rows_loop/128 (6.0%).
+and spmv_rows_loop/128 (6.0%). heldout4/simt_heldout4_launches.jsonl, a
+third run of the fourth set with every launch's T(n) and T(2n) (t_n_all,
+t_2n_all; not judged), shows why ddot_loop/256 cannot be measured this way:
+at n = 2048 its five T(n) run from 117,387 to 214,742 cycles and its T(2n)
+from 166,667 to 237,491, a spread larger than what n more iterations add
+(its data sits at the L1's capacity, and which lines a launch finds there
+differs); every other loop's T(2n) varies by at most 2.2%, and its T(n)
+by more only in a first, cold launch (gather_loop/128's by 84%), which the
+fastest leaves out.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
