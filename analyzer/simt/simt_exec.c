@@ -1776,6 +1776,23 @@ static uint32_t lane_lines(const struct sim_warp *w, int spc, const int64_t *add
 	return n;
 }
 
+/* The warp's earliest L1-miss slot (w->miss_free[w->miss_head]) is taken
+ * until cycle t: the ring of n slots stays sorted (struct sim_warp). */
+static inline void miss_slot_take(struct sim_warp *w, uint32_t n, uint64_t t)
+{
+	uint64_t *mf = w->miss_free;
+	uint32_t h = w->miss_head, pos = h;   /* pos: the ring's last place, the earliest's */
+	w->miss_head = (uint8_t)(h + 1 == n ? 0 : h + 1);
+	for (uint32_t r = n - 1; r > 0; r--) {
+		uint32_t prev = pos ? pos - 1 : n - 1;
+		if (mf[prev] <= t)
+			break;
+		mf[pos] = mf[prev];
+		pos = prev;
+	}
+	mf[pos] = t;
+}
+
 /* Touches the lines of an access in the L1 (unless .cg) and the L2: the
  * latency of the slowest (at least the L1's). Stores allocate in the L1
  * (write-through): they take its lines from the loads (simt_cache.c);
@@ -1989,13 +2006,10 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		if (worst > s->lat_l1 && !is_st) {
 			/* a miss waits for one of the warp's miss slots (global_stream:
 			 * a warp streaming from DRAM keeps about 9 lines in flight) */
-			uint32_t k = 0;
-			for (uint32_t i = 1; i < s->misses_per_warp; i++)
-				if (w->miss_free[i] < w->miss_free[k])
-					k = i;
-			uint64_t start = w->miss_free[k] > s->cycle ? w->miss_free[k] : s->cycle;
+			uint64_t *mf = w->miss_free, first = mf[w->miss_head];
+			uint64_t start = first > s->cycle ? first : s->cycle;
 			*lat += (double)(start - s->cycle);
-			w->miss_free[k] = s->cycle + (uint64_t)(*lat + 0.5);
+			miss_slot_take(w, s->misses_per_warp, s->cycle + (uint64_t)(*lat + 0.5));
 		}
 	} else {
 		*lat = s->lat[P_ALU];

@@ -337,7 +337,12 @@ struct sim_warp {
 		uint64_t stores[2]; /* pending stores and atomics of mem_class bit 0 (shared), bit 1 (global) */
 	} win;
 	uint64_t *win_wr, *win_rd;
-	uint64_t miss_free[SIM_MAX_MISSES];   /* per L1-miss slot: the cycle it frees */
+	/* the cycles its L1-miss slots free, in a ring of misses_per_warp
+	 * sorted from miss_head on (only the earliest is ever taken: a
+	 * miss's slot is then the last, mostly, so keeping them in order
+	 * costs a compare where a scan for the earliest cost one per slot) */
+	uint64_t miss_free[SIM_MAX_MISSES];
+	uint8_t miss_head;
 	uint32_t prev_block;
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
 	int64_t tid[32][3];
