@@ -63,30 +63,54 @@ void sim_l1_init(struct sim_l1 *c, uint32_t cap_lines)
 	while (c->ring_n < 8 * (uint64_t)c->hi)
 		c->ring_n *= 2;
 	c->ring = xcalloc(c->ring_n + 1, sizeof *c->ring);
-	c->fen = xcalloc(c->ring_n + 1, sizeof *c->fen);
+	c->bits = xcalloc(c->ring_n / 64 + 1, sizeof *c->bits);
+	c->mcnt = xcalloc(c->ring_n / 64 + 1, sizeof *c->mcnt);
+	c->scnt = xcalloc(c->ring_n / 64 / SIM_L1_SUPER + 1, sizeof *c->scnt);
 }
 
 void sim_l1_free(struct sim_l1 *c)
 {
 	free(c->ring);
-	free(c->fen);
+	free(c->bits);
+	free(c->mcnt);
+	free(c->scnt);
 	free(c->lines);
 	sim_lineset_free(&c->seen);
 	memset(c, 0, sizeof *c);
 }
 
-static void fen_add(struct sim_l1 *c, uint32_t i, int32_t d)
+/* Marks or unmarks stamp st (1 <= st <= ring_n). */
+static inline void mark(struct sim_l1 *c, uint32_t st, bool on)
 {
-	for (; i <= c->ring_n; i += i & -i)
-		c->fen[i] += (uint32_t)d;
+	uint32_t k = st / 64;
+	c->bits[k] ^= 1ull << (st % 64);
+	c->mcnt[k] = (uint8_t)(c->mcnt[k] + (on ? 1 : -1));
+	c->scnt[k / SIM_L1_SUPER] += on ? 1 : (uint32_t)-1;
 }
 
-/* Marks at stamps 1..i. */
-static uint32_t fen_sum(const struct sim_l1 *c, uint32_t i)
+/* The bits of x (no popcnt instruction in the baseline x86-64). */
+static inline uint32_t bit_count(uint64_t x)
 {
-	uint32_t n = 0;
-	for (; i; i -= i & -i)
-		n += c->fen[i];
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The marks at stamps after st (st <= c->t: none after c->t). */
+static uint32_t marks_after(const struct sim_l1 *c, uint32_t st)
+{
+	uint32_t k = st / 64, tk = c->t / 64, sk = k / SIM_L1_SUPER, tsk = tk / SIM_L1_SUPER;
+	uint32_t n = bit_count(c->bits[k] & ~((2ull << (st % 64)) - 1));
+	uint32_t end = sk == tsk ? tk : (sk + 1) * SIM_L1_SUPER - 1;
+	for (uint32_t i = k + 1; i <= end; i++)
+		n += c->mcnt[i];
+	if (sk == tsk)
+		return n;
+	for (uint32_t i = sk + 1; i < tsk; i++)
+		n += c->scnt[i];
+	for (uint32_t i = tsk * SIM_L1_SUPER; i <= tk; i++)
+		n += c->mcnt[i];
 	return n;
 }
 
@@ -125,7 +149,9 @@ static void l1_compact(struct sim_l1 *c)
 		if (c->ring[st])
 			keep[k++] = c->ring[st];
 	memset(c->ring, 0, (c->ring_n + 1) * sizeof *c->ring);
-	memset(c->fen, 0, (c->ring_n + 1) * sizeof *c->fen);
+	memset(c->bits, 0, (c->ring_n / 64 + 1) * sizeof *c->bits);
+	memset(c->mcnt, 0, (c->ring_n / 64 + 1) * sizeof *c->mcnt);
+	memset(c->scnt, 0, (c->ring_n / 64 / SIM_L1_SUPER + 1) * sizeof *c->scnt);
 	free(c->lines);
 	c->lines = NULL;
 	c->nlines = c->caplines = 0;
@@ -134,7 +160,7 @@ static void l1_compact(struct sim_l1 *c)
 		uint32_t st = k - i;
 		c->ring[st] = keep[i];
 		*l1_stamp(c, keep[i] - 1, true) = st;
-		fen_add(c, st, 1);
+		mark(c, st, true);
 	}
 	c->t = c->marks = k;
 	free(keep);
@@ -147,8 +173,8 @@ bool sim_l1_touch(struct sim_l1 *c, uint64_t line)
 	uint32_t *stamp = l1_stamp(c, line, true);
 	uint64_t dist = UINT64_MAX;   /* other lines touched since: none kept = far */
 	if (*stamp && c->ring[*stamp] == line + 1) {
-		dist = c->marks - fen_sum(c, *stamp);
-		fen_add(c, *stamp, -1);
+		dist = marks_after(c, *stamp);
+		mark(c, *stamp, false);
 		c->ring[*stamp] = 0;
 		c->marks--;
 	}
@@ -158,7 +184,7 @@ bool sim_l1_touch(struct sim_l1 *c, uint64_t line)
 	}
 	*stamp = ++c->t;
 	c->ring[*stamp] = line + 1;
-	fen_add(c, *stamp, 1);
+	mark(c, *stamp, true);
 	c->marks++;
 	if (dist < c->lo)
 		return true;

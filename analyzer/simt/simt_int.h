@@ -142,11 +142,12 @@ struct sim_lineset {
  * its last touch, against the capacity C in lines: a hit below lo = 0.9 C,
  * a miss from hi = 1.36 C, in between a hit for the fraction (hi - D) /
  * (hi - lo) of touches (spread evenly by error diffusion: deterministic).
- * D comes from a Fenwick tree over the touches' stamps in a ring, which is
+ * D comes from counts of the touches' stamps in a ring, which is
  * compacted when full (the lines beyond hi dropped: they would miss).
  * A line's stamp counts only while the ring still names the line there
  * (compaction reuses stamps without clearing the dropped lines' own).
  * cap 0: no capacity (a line once touched always hits). */
+#define SIM_L1_SUPER 64   /* words of sim_l1.bits per count of scnt */
 #define SIM_L1_CHUNK 16   /* neighbouring lines per slot of the line table */
 struct sim_l1chunk {
 	uint64_t key;      /* line / SIM_L1_CHUNK + 1; 0 = free slot */
@@ -157,7 +158,14 @@ struct sim_l1 {
 	uint32_t ring_n;               /* stamps per ring (a power of two) */
 	uint32_t t, marks;             /* the last stamp given; lines with a stamp in the ring */
 	uint64_t *ring;                /* per stamp: the line + 1 whose last touch it is, 0 = none */
-	uint32_t *fen;                 /* Fenwick tree over ring's marks (1-based) */
+	/* ring's marks (stamps whose entry is not 0) counted per 64 stamps
+	 * (bit st % 64 of bits[st / 64], mcnt) and per SIM_L1_SUPER of those
+	 * (scnt): a touch marks the newest stamp in O(1) (a Fenwick tree
+	 * walked 15 levels), and D, the marks after a stamp, is short to sum
+	 * when it is small (a hit) */
+	uint64_t *bits;
+	uint8_t *mcnt;
+	uint32_t *scnt;
 	struct sim_l1chunk *lines; uint64_t nlines, caplines;
 	/* the slots of the chunks found last, by key % 8 (NULL: none): the
 	 * warps of a stream touch neighbouring lines, a few chunks apart */
