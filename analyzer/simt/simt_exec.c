@@ -445,6 +445,7 @@ struct sim_memo {
 	bool sgn;                /* a signed type (loads sign-extend) */
 	int8_t ao, dst, vo, vo2; /* operands: address, destination, value, second value; -1 none */
 	unsigned type;           /* the element type (PX_TYPE_*) */
+	bool word_ld;            /* a load of one 32-bit global word per lane into a register, from a register (+ imm): load_hit */
 	/* the last access */
 	uint8_t spc;             /* SP_*, SP_OTHER (never a hit) before the first */
 	bool repeat;             /* global: a lane named the line of the lane before */
@@ -507,6 +508,9 @@ static void decode_mem(struct sim_insn *si)
 	          : in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA ||
 	            in->space == PX_SPACE_SHARED_CLUSTER ? SP_SHARED : SP_OTHER;
 	mo->spc = SP_OTHER;
+	mo->word_ld = mo->kind == MK_LD && mo->fixed == SP_GLOBAL && mo->eb == 4 && mo->nvec == 1 && mo->dst >= 0 &&
+	              si->op[mo->dst].kind == PX_OPND_REG && si->op[mo->dst].slot != UINT32_MAX &&
+	              mo->ao >= 0 && si->op[mo->ao].slot != UINT32_MAX;
 }
 
 /* Requires: s->f with fill_cfg; s->slot_base. Fills s->ins. */
@@ -1820,6 +1824,43 @@ static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool
 	return worst;
 }
 
+/* The latency (*lat) and pipe cycles (*occ) of a global or local access
+ * of the memory-operation kind (MK_*) of si that reads sec sectors in wf
+ * wavefronts (known: some lane has a known address) from the lines (the
+ * L1's and L2's state moves on). */
+static inline void global_cost(struct sim *s, struct sim_warp *w, const struct sim_insn *si, unsigned kind,
+                               bool known, uint32_t sec, uint32_t wf, const uint64_t *lines, uint32_t nlines,
+                               bool repeat, double *lat, double *occ)
+{
+	bool is_ld = kind == MK_LD, is_st = kind == MK_ST, is_atom = kind == MK_ATOM;
+	*occ = sec / s->lsu_sectors_per_clk;
+	/* a load's data leaves the L1 through the same 32 banks of 4
+	 * bytes as shared memory, one wavefront per conflict-free set:
+	 * l1_gather_tput (32 lanes on 32 lines at one offset) takes 32
+	 * cycles a load, 1858 / 4082 / 8179 cycles measured for 64 /
+	 * 128 / 256 loads of 32 lines (simt_heldout.cu) */
+	if (is_ld && known && wf > *occ)
+		*occ = wf;
+	if (*occ < 1)
+		*occ = 1;
+	bool cg = (si->mw & (MW(CG) | MW(CV))) || is_atom;
+	double worst = touch_lines(s, lines, nlines, is_st, cg);
+	/* a lane on the line of the lane before finds it in the caches:
+	 * an L1 hit (no later than worst), or for .cg an L2 hit */
+	if (repeat && !is_st && cg && s->lat_l2 > worst)
+		worst = s->lat_l2;
+	double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
+	*lat = worst + (wf - 1 > spread ? wf - 1 : spread);
+	if (worst > s->lat_l1 && !is_st) {
+		/* a miss waits for one of the warp's miss slots (global_stream:
+		 * a warp streaming from DRAM keeps about 9 lines in flight) */
+		uint64_t first = w->miss_free[w->miss_head];
+		uint64_t start = first > s->cycle ? first : s->cycle;
+		*lat += (double)(start - s->cycle);
+		miss_slot_take(w, s->misses_per_warp, s->cycle + (uint64_t)(*lat + 0.5));
+	}
+}
+
 /* a[l] = v[l] + imm for the 32 lanes; returns the OR of the a[l]; *diff:
  * the OR of (a[l] - a[0]) ^ rel[l] (memo_hit's test, in the same pass). */
 static inline uint64_t lanes_plus(int64_t *restrict a, const uint64_t *restrict v, uint64_t imm,
@@ -1856,6 +1897,70 @@ __attribute__((target("avx2"))) static uint64_t lanes_plus_avx2(int64_t *restric
 	return (uint64_t)_mm_cvtsi128_si64(any2) | (uint64_t)_mm_extract_epi64(any2, 1);
 }
 #endif
+
+/* The OR over the 32 lanes of (v[l] - v[0]) ^ rel[l]: 0 when the lanes'
+ * values lie as far from lane 0's as rel says (lanes_plus's *diff without
+ * the sums). */
+static inline uint64_t lanes_diff(const uint64_t *restrict v, const uint64_t *restrict rel)
+{
+	uint64_t d = 0, v0 = v[0];
+	for (uint32_t l = 0; l < 32; l++)
+		d |= (v[l] - v0) ^ rel[l];
+	return d;
+}
+
+#if PX_SIMT_HW_FMA
+__attribute__((target("avx2"))) static uint64_t lanes_diff_avx2(const uint64_t *restrict v,
+                                                                const uint64_t *restrict rel)
+{
+	__m256i v0 = _mm256_set1_epi64x((long long)v[0]), d = _mm256_setzero_si256();
+	for (uint32_t l = 0; l < 32; l += 4)
+		d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(v + l)), v0),
+		                                        _mm256_loadu_si256((const __m256i *)(rel + l))));
+	__m128i d2 = _mm_or_si128(_mm256_castsi256_si128(d), _mm256_extracti128_si256(d, 1));
+	return (uint64_t)_mm_cvtsi128_si64(d2) | (uint64_t)_mm_extract_epi64(d2, 1);
+}
+#endif
+
+/* exec_mem for a word load (sim_memo.word_ld) whose 32 lanes all read
+ * known addresses in the memo's pattern (memo_hit): the same timing and
+ * values without the general path's steps for every other case (a
+ * warp streaming through an array). false, with nothing done, for any
+ * other access. */
+static bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *si, struct sim_memo *mo,
+                     uint32_t mask, double *lat, double *occ)
+{
+	const struct sim_opnd *ao = &si->op[mo->ao];
+	if (mask != UINT32_MAX || mo->mask != UINT32_MAX || mo->spc != SP_GLOBAL || w->unk[ao->slot])
+		return false;
+	const uint64_t *av = &w->val[(size_t)ao->slot * 32];
+	uint64_t a0 = av[0] + ao->imm;
+	if ((a0 - (uint64_t)mo->a0) & 127 || !memo_near(a0))
+		return false;
+#if PX_SIMT_HW_FMA
+	uint64_t diff = s->hw_fma ? lanes_diff_avx2(av, mo->rel) : lanes_diff(av, mo->rel);
+#else
+	uint64_t diff = lanes_diff(av, mo->rel);
+#endif
+	if (diff)
+		return false;
+	uint64_t lines[32];
+	bool repeat;
+	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
+	global_cost(s, w, si, MK_LD, true, mo->sec, mo->wf, lines, nlines, repeat, lat, occ);
+	uint32_t dst = si->op[mo->dst].slot, lunk = 0;
+	uint64_t *row = &w->val[(size_t)dst * 32];
+	if (mo->consec && a0 <= UINT64_MAX - 4 * 31) {
+		load_consecutive(s, a0 >> 2, mo->sgn, row, &lunk);
+	} else {
+		int64_t addrs[32];   /* (before the row is written: the address may be dst) */
+		for (uint32_t l = 0; l < 32; l++)
+			addrs[l] = (int64_t)(av[l] + ao->imm);
+		load_words(s, w, addrs, mask, 1, SP_GLOBAL, mo->sgn, mo, (uint64_t (*)[32])row, &lunk);
+	}
+	w->unk[dst] = lunk;
+	return true;
+}
 
 /* The addresses of the lanes of mask for an operation whose instruction
  * names its state space (shared: the generic window taken off): the lanes
@@ -1914,7 +2019,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		sim_note(s, pc, "'%.*s' is not simulated: its results are unknown", (int)in->opname.n, in->opname.p);
 		return;
 	}
-	if (mo->ao < 0)
+	if (mo->ao < 0 || (mo->word_ld && load_hit(s, w, si, mo, mask, lat, occ)))
 		return;
 	unsigned t = mo->type, eb = mo->eb, nvec = mo->nvec;
 	const struct sim_opnd *ao = &si->op[mo->ao];
@@ -1985,32 +2090,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 			if (known_mask == mask && spc == SP_GLOBAL)
 				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
 		}
-		*occ = sec / s->lsu_sectors_per_clk;
-		/* a load's data leaves the L1 through the same 32 banks of 4
-		 * bytes as shared memory, one wavefront per conflict-free set:
-		 * l1_gather_tput (32 lanes on 32 lines at one offset) takes 32
-		 * cycles a load, 1858 / 4082 / 8179 cycles measured for 64 /
-		 * 128 / 256 loads of 32 lines (simt_heldout.cu) */
-		if (is_ld && known_mask && wf > *occ)
-			*occ = wf;
-		if (*occ < 1)
-			*occ = 1;
-		bool cg = (si->mw & (MW(CG) | MW(CV))) || is_atom;
-		double worst = touch_lines(s, lines, nlines, is_st, cg);
-		/* a lane on the line of the lane before finds it in the caches:
-		 * an L1 hit (no later than worst), or for .cg an L2 hit */
-		if (repeat && !is_st && cg && s->lat_l2 > worst)
-			worst = s->lat_l2;
-		double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
-		*lat = worst + (wf - 1 > spread ? wf - 1 : spread);
-		if (worst > s->lat_l1 && !is_st) {
-			/* a miss waits for one of the warp's miss slots (global_stream:
-			 * a warp streaming from DRAM keeps about 9 lines in flight) */
-			uint64_t *mf = w->miss_free, first = mf[w->miss_head];
-			uint64_t start = first > s->cycle ? first : s->cycle;
-			*lat += (double)(start - s->cycle);
-			miss_slot_take(w, s->misses_per_warp, s->cycle + (uint64_t)(*lat + 0.5));
-		}
+		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);
 	} else {
 		*lat = s->lat[P_ALU];
 		*occ = 1;
