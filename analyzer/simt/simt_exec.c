@@ -130,6 +130,23 @@ static struct sim_page *mem_page(struct sim_mem *m, uint64_t word, bool insert)
 	return p;
 }
 
+/* mem_page(m, word, false), inlined: the loads' lookup (a table that
+ * holds nothing, or no page at the slot a word hashes to, answers at
+ * once: the common case for a kernel that reads data the host wrote). */
+static inline const struct sim_page *page_get(const struct sim_mem *m, uint64_t word)
+{
+	if (!m->n)
+		return NULL;
+	uint64_t key = word / SIM_PAGE_WORDS + 1;
+	for (uint64_t h = slot_hash(key);; h++) {
+		const struct sim_page *p = &m->p[h & (m->cap - 1)];
+		if (p->key == key)
+			return p;
+		if (!p->key)
+			return NULL;
+	}
+}
+
 void sim_mem_free(struct sim_mem *m)
 {
 	free(m->p);
@@ -1080,7 +1097,7 @@ static inline const struct sim_page *cached_page(struct sim *s, uint64_t word, s
 	uint64_t page = word / SIM_PAGE_WORDS + 1;
 	if (pc->page != page) {
 		pc->page = page;
-		pc->p = mem_page(&s->global, word, false);
+		pc->p = page_get(&s->global, word);
 	}
 	return pc->p;
 }
@@ -1096,7 +1113,7 @@ static uint64_t gread(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n,
 		uint64_t a = addr + b, word = (a >> 2) ^ key_hi;
 		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;   /* bytes in this word */
 		unsigned need = ((1u << k) - 1) << sh;
-		const struct sim_page *p = pc ? cached_page(s, word, pc) : mem_page(&s->global, word, false);
+		const struct sim_page *p = pc ? cached_page(s, word, pc) : page_get(&s->global, word);
 		unsigned i = (unsigned)(word % SIM_PAGE_WORDS);
 		if (!p || (p->known[i] & need) != need) {
 			*unk = true;
@@ -1388,6 +1405,17 @@ static bool consecutive_words(const int64_t *addrs)
 	return !diff && a0 <= UINT64_MAX - 4 * 31;
 }
 
+/* Zeroes SIM_PAGE_WORDS (16) lanes of a row with 16-byte stores, not in
+ * a loop: gcc makes a memset of a loop, and its memset of a constant 128
+ * bytes is a rep stos, slow to start. */
+static inline void zero_page_lanes(uint64_t *v)
+{
+	typedef uint64_t pair __attribute__((vector_size(16), aligned(8)));
+	pair z = {0, 0};
+	*(pair *)&v[0] = z; *(pair *)&v[2] = z; *(pair *)&v[4] = z; *(pair *)&v[6] = z;
+	*(pair *)&v[8] = z; *(pair *)&v[10] = z; *(pair *)&v[12] = z; *(pair *)&v[14] = z;
+}
+
 /* load_words for 32 lanes reading consecutive global words from word0:
  * a page lookup per page. */
 static void load_consecutive(struct sim *s, uint64_t word0, bool sgn, uint64_t lv[32], uint32_t *lunk)
@@ -1396,10 +1424,14 @@ static void load_consecutive(struct sim *s, uint64_t word0, bool sgn, uint64_t l
 	for (uint32_t l = 0; l < 32;) {
 		unsigned i = (unsigned)((word0 + l) % SIM_PAGE_WORDS);
 		uint32_t n = SIM_PAGE_WORDS - i < 32 - l ? SIM_PAGE_WORDS - i : 32 - l;   /* lanes on this page */
-		const struct sim_page *p = mem_page(&s->global, word0 + l, false);
+		const struct sim_page *p = page_get(&s->global, word0 + l);
 		if (!p) {
-			/* never written: unknown */
-			memset(&lv[l], 0, n * sizeof *lv);
+			/* never written: unknown (a whole page's lanes, mostly: a
+			 * constant size, which gcc writes without a call) */
+			if (n == SIM_PAGE_WORDS)
+				zero_page_lanes(&lv[l]);
+			else
+				memset(&lv[l], 0, n * sizeof *lv);
 			unk_lanes |= (uint32_t)(((1ull << n) - 1) << l);
 			l += n;
 			continue;
