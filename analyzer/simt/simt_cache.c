@@ -117,7 +117,7 @@ static uint32_t marks_after(const struct sim_l1 *c, uint32_t st)
 /* The stamp of line: a table slot holds SIM_L1_CHUNK neighbouring lines,
  * so a stream of lines mostly finds the slot of the line before (no cache
  * miss per line in a large table). */
-static inline uint32_t *l1_stamp(struct sim_l1 *c, uint64_t line, bool insert)
+SIM_HOT uint32_t *l1_stamp(struct sim_l1 *c, uint64_t line, bool insert)
 {
 	uint64_t key = line / SIM_L1_CHUNK + 1;
 	struct sim_l1chunk **np = &c->near[key % 8], *e = *np;

@@ -1946,6 +1946,7 @@ __attribute__((target("avx2"))) static uint64_t lanes_diff_avx2(const uint64_t *
                                                                 const uint64_t *restrict rel)
 {
 	__m256i v0 = _mm256_set1_epi64x((long long)v[0]), d = _mm256_setzero_si256();
+#pragma GCC unroll 8
 	for (uint32_t l = 0; l < 32; l += 4)
 		d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(v + l)), v0),
 		                                        _mm256_loadu_si256((const __m256i *)(rel + l))));
