@@ -471,6 +471,7 @@ struct sim_memo {
 	int64_t a0;              /* the first lane's address */
 	uint64_t rel[32];        /* per lane of mask: its address - a0 */
 	uint32_t sec, wf;        /* global: sectors; wavefronts (shared: after packed_wavefronts) */
+	double hit_occ, hit_lat; /* global loads: global_cost's *occ for sec and wf, and its *lat less the slowest line's (load_hit) */
 	uint32_t nlines;         /* global: the lines touched, in lane order, less repeats */
 	uint64_t dline[32];      /* ... each less a0's line, modulo 2^57 */
 	/* shared: the lanes that name one address, a group (memo_groups,
@@ -1856,6 +1857,18 @@ static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool
 	return worst;
 }
 
+/* A load that misses the L1 waits for one of the warp's miss slots
+ * (global_stream: a warp streaming from DRAM keeps about 9 lines in
+ * flight): *lat grows by the wait, and the slot is the warp's until the
+ * load's data is back. */
+static inline void miss_wait(struct sim *s, struct sim_warp *w, double *lat)
+{
+	uint64_t first = w->miss_free[w->miss_head];
+	uint64_t start = first > s->cycle ? first : s->cycle;
+	*lat += (double)(start - s->cycle);
+	miss_slot_take(w, s->misses_per_warp, s->cycle + (uint64_t)(*lat + 0.5));
+}
+
 /* The latency (*lat) and pipe cycles (*occ) of a global or local access
  * of the memory-operation kind (MK_*) of si that reads sec sectors in wf
  * wavefronts (known: some lane has a known address) from the lines (the
@@ -1883,14 +1896,8 @@ static inline void global_cost(struct sim *s, struct sim_warp *w, const struct s
 		worst = s->lat_l2;
 	double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
 	*lat = worst + (wf - 1 > spread ? wf - 1 : spread);
-	if (worst > s->lat_l1 && !is_st) {
-		/* a miss waits for one of the warp's miss slots (global_stream:
-		 * a warp streaming from DRAM keeps about 9 lines in flight) */
-		uint64_t first = w->miss_free[w->miss_head];
-		uint64_t start = first > s->cycle ? first : s->cycle;
-		*lat += (double)(start - s->cycle);
-		miss_slot_take(w, s->misses_per_warp, s->cycle + (uint64_t)(*lat + 0.5));
-	}
+	if (worst > s->lat_l1 && !is_st)
+		miss_wait(s, w, lat);
 }
 
 /* a[l] = v[l] + imm for the 32 lanes; returns the OR of the a[l]; *diff:
@@ -1960,7 +1967,7 @@ __attribute__((target("avx2"))) static uint64_t lanes_diff_avx2(const uint64_t *
  * values without the general path's steps for every other case (a
  * warp streaming through an array). false, with nothing done, for any
  * other access. */
-static bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *si, struct sim_memo *mo,
+SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *si, struct sim_memo *mo,
                      uint32_t mask, double *lat, double *occ)
 {
 	const struct sim_opnd *ao = &si->op[mo->ao];
@@ -1977,10 +1984,17 @@ static bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *s
 #endif
 	if (diff)
 		return false;
+	/* global_cost for a load with the memo's sums */
 	uint64_t lines[32];
-	bool repeat;
+	bool repeat, cg = si->mw & (MW(CG) | MW(CV));
 	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
-	global_cost(s, w, si, MK_LD, true, mo->sec, mo->wf, lines, nlines, repeat, lat, occ);
+	*occ = mo->hit_occ;
+	double worst = touch_lines(s, lines, nlines, false, cg);
+	if (repeat && cg && s->lat_l2 > worst)
+		worst = s->lat_l2;
+	*lat = worst + mo->hit_lat;
+	if (worst > s->lat_l1)
+		miss_wait(s, w, lat);
 	uint32_t dst = si->op[mo->dst].slot, lunk = 0;
 	uint64_t *row = &w->val[(size_t)dst * 32];
 	if (mo->consec && a0 <= UINT64_MAX - 4 * 31) {
@@ -2039,7 +2053,7 @@ static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_op
 }
 
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
-static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
+__attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
 {
 	const struct sim_insn *si = &s->ins[pc];
@@ -2052,7 +2066,7 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 		sim_note(s, pc, "'%.*s' is not simulated: its results are unknown", (int)in->opname.n, in->opname.p);
 		return;
 	}
-	if (mo->ao < 0 || (mo->word_ld && load_hit(s, w, si, mo, mask, lat, occ)))
+	if (mo->ao < 0)
 		return;
 	unsigned t = mo->type, eb = mo->eb, nvec = mo->nvec;
 	const struct sim_opnd *ao = &si->op[mo->ao];
@@ -2122,6 +2136,15 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 			nlines = lane_lines(w, spc, addrs, known_mask, lines, &repeat);
 			if (known_mask == mask && spc == SP_GLOBAL)
 				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
+			if (known_mask == mask && spc == SP_GLOBAL && is_ld) {
+				/* (global_cost's sums, for load_hit) */
+				double o = sec / s->lsu_sectors_per_clk;
+				if (wf > o)
+					o = wf;
+				mo->hit_occ = o < 1 ? 1 : o;
+				double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
+				mo->hit_lat = wf - 1 > spread ? wf - 1 : spread;
+			}
 		}
 		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);
 	} else {
@@ -2240,6 +2263,16 @@ static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t ma
 	else if (defer && dst)
 		for (unsigned e = 0; e < nvec; e++)
 			commit(w, dst->kind == PX_OPND_VEC ? dst->el[e] : dst->slot, lv[e], mask, lunk[e]);
+}
+
+/* A memory operation: load_hit's short path where it applies, else
+ * exec_mem (a call of its own: sim_exec stays small for the rest). */
+__attribute__((noinline)) static void exec_mem_op(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
+                                                  double *lat, double *occ)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	if (!si->memo->word_ld || !load_hit(s, w, si, si->memo, mask, lat, occ))
+		exec_mem(s, w, pc, mask, lat, occ);
 }
 
 /* ---- warp-wide operations ---- */
@@ -2827,7 +2860,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 		return 0;
 	switch (si->ek) {
 	case EK_MEM:
-		exec_mem(s, w, pc, mask, lat, occ);
+		exec_mem_op(s, w, pc, mask, lat, occ);
 		return 0;
 	case EK_WARP:
 		exec_warp(s, w, pc, mask);
