@@ -1421,6 +1421,14 @@ static inline void zero_page_lanes(uint64_t *v)
  * a page lookup per page. */
 static void load_consecutive(struct sim *s, uint64_t word0, bool sgn, uint64_t lv[32], uint32_t *lunk)
 {
+	if (!s->global.n) {
+		/* nothing written yet (a kernel reading what the host wrote,
+		 * its results stored after the loop): every lane unknown */
+		zero_page_lanes(lv);
+		zero_page_lanes(lv + SIM_PAGE_WORDS);
+		*lunk = UINT32_MAX;
+		return;
+	}
 	uint32_t unk_lanes = 0;
 	for (uint32_t l = 0; l < 32;) {
 		unsigned i = (unsigned)((word0 + l) % SIM_PAGE_WORDS);
