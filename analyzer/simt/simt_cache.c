@@ -21,7 +21,7 @@
 #include "simt_int.h"
 
 /* Whether line is in the set; inserts it when absent and insert. */
-bool sim_lineset_has(struct sim_lineset *m, uint64_t line, bool insert)
+SIM_HOT bool lineset_has(struct sim_lineset *m, uint64_t line, bool insert)
 {
 	uint64_t bit = 1ull << (line % 64), key = line / 64 + 1;
 	struct sim_lineset_slot *p = m->last;
@@ -146,7 +146,7 @@ SIM_HOT uint32_t *l1_stamp(struct sim_l1 *c, uint64_t line, bool insert)
  * after k keep their old lines in the ring: no line in the table has one
  * of them, and each is written again (the next touches) before the next
  * compaction reads them. */
-static void l1_compact(struct sim_l1 *c)
+__attribute__((noinline)) static void l1_compact(struct sim_l1 *c)
 {
 	uint64_t *keep = xcalloc(c->hi + 1, sizeof *keep);
 	uint32_t k = 0;
@@ -170,10 +170,13 @@ static void l1_compact(struct sim_l1 *c)
 	free(keep);
 }
 
-bool sim_l1_touch(struct sim_l1 *c, uint64_t line)
+/* A touch of line (a load or store that goes through the L1): true when it
+ * hits. The line is the most recent afterwards. (Inlined into
+ * sim_touch_lines, its only caller.) */
+SIM_HOT bool l1_touch(struct sim_l1 *c, uint64_t line)
 {
 	if (!c->cap)
-		return sim_lineset_has(&c->seen, line, true);
+		return lineset_has(&c->seen, line, true);
 	uint32_t *stamp = l1_stamp(c, line, true);
 	uint64_t dist = UINT64_MAX;   /* other lines touched since: none kept = far */
 	if (*stamp && c->ring[*stamp] == line + 1) {
@@ -199,4 +202,31 @@ bool sim_l1_touch(struct sim_l1 *c, uint64_t line)
 		return false;
 	c->credit -= 1;
 	return true;
+}
+
+/* Touches the lines of an access in the L1 (unless .cg) and the L2: the
+ * latency of the slowest (at least the L1's). Stores allocate in the L1
+ * (write-through): they take its lines from the loads (simt_cache.c);
+ * .cg ones stop at the L2. */
+double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg)
+{
+	double worst = s->lat_l1;
+	for (uint32_t i = 0; i < n; i++) {
+		double lt;
+		if (is_st) {
+			if (!cg)
+				l1_touch(&s->l1, lines[i]);
+			lineset_has(&s->l2, lines[i], true);
+			continue;
+		}
+		if (!cg && l1_touch(&s->l1, lines[i]))
+			lt = s->lat_l1;
+		else if (lineset_has(&s->l2, lines[i], true))
+			lt = s->lat_l2;
+		else
+			lt = s->lat_dram;
+		if (lt > worst)
+			worst = lt;
+	}
+	return worst;
 }

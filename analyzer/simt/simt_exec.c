@@ -1838,32 +1838,6 @@ static inline void miss_slot_take(struct sim_warp *w, uint32_t n, uint64_t t)
 	mf[pos] = t;
 }
 
-/* Touches the lines of an access in the L1 (unless .cg) and the L2: the
- * latency of the slowest (at least the L1's). Stores allocate in the L1
- * (write-through): they take its lines from the loads (simt_cache.c);
- * .cg ones stop at the L2. */
-static double touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg)
-{
-	double worst = s->lat_l1;
-	for (uint32_t i = 0; i < n; i++) {
-		double lt;
-		if (is_st) {
-			if (!cg)
-				sim_l1_touch(&s->l1, lines[i]);
-			sim_lineset_has(&s->l2, lines[i], true);
-			continue;
-		}
-		if (!cg && sim_l1_touch(&s->l1, lines[i]))
-			lt = s->lat_l1;
-		else if (sim_lineset_has(&s->l2, lines[i], true))
-			lt = s->lat_l2;
-		else
-			lt = s->lat_dram;
-		if (lt > worst)
-			worst = lt;
-	}
-	return worst;
-}
 
 /* A load that misses the L1 waits for one of the warp's miss slots
  * (global_stream: a warp streaming from DRAM keeps about 9 lines in
@@ -1897,7 +1871,7 @@ static inline void global_cost(struct sim *s, struct sim_warp *w, const struct s
 	if (*occ < 1)
 		*occ = 1;
 	bool cg = (si->mw & (MW(CG) | MW(CV))) || is_atom;
-	double worst = touch_lines(s, lines, nlines, is_st, cg);
+	double worst = sim_touch_lines(s, lines, nlines, is_st, cg);
 	/* a lane on the line of the lane before finds it in the caches:
 	 * an L1 hit (no later than worst), or for .cg an L2 hit */
 	if (repeat && !is_st && cg && s->lat_l2 > worst)
@@ -1997,7 +1971,7 @@ SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *
 	bool repeat, cg = si->mw & (MW(CG) | MW(CV));
 	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
 	*occ = mo->hit_occ;
-	double worst = touch_lines(s, lines, nlines, false, cg);
+	double worst = sim_touch_lines(s, lines, nlines, false, cg);
 	if (repeat && cg && s->lat_l2 > worst)
 		worst = s->lat_l2;
 	*lat = worst + mo->hit_lat;

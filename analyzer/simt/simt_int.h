@@ -174,10 +174,11 @@ struct sim_l1 {
 	struct sim_lineset seen;       /* cap 0 */
 };
 void sim_l1_init(struct sim_l1 *c, uint32_t cap_lines);
-/* A touch of line (a load or store that goes through the L1): true when it
- * hits. The line is the most recent afterwards. */
-bool sim_l1_touch(struct sim_l1 *c, uint64_t line);
 void sim_l1_free(struct sim_l1 *c);
+/* Touches the lines of a global or local access in the L1 (unless cg) and
+ * the L2: the latency of the slowest, at least the L1's (simt_cache.c). */
+struct sim;
+double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg);
 
 /* Shared-memory tracking per 4-byte word (verifier). */
 struct sim_sword {
@@ -469,6 +470,5 @@ const char *sim_thread(const struct sim *s, uint32_t t, char buf[48]);
 const char *sim_where(const struct sim *s, uint32_t pc, char buf[160]);
 void sim_mem_free(struct sim_mem *m);
 void sim_lineset_free(struct sim_lineset *m);
-bool sim_lineset_has(struct sim_lineset *m, uint64_t line, bool insert);
 
 #endif
