@@ -2247,13 +2247,15 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			commit(w, dst->kind == PX_OPND_VEC ? dst->el[e] : dst->slot, lv[e], mask, lunk[e]);
 }
 
-/* A memory operation: load_hit's short path where it applies, else
- * exec_mem (a call of its own: sim_exec stays small for the rest). */
-__attribute__((noinline)) static void exec_mem_op(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
-                                                  double *lat, double *occ)
+/* A word load (sim_memo.word_ld): load_hit's short path where it
+ * applies, else exec_mem (a function of its own, so that sim_exec stays
+ * small for the rest, and other memory operations go to exec_mem
+ * straight). */
+__attribute__((noinline)) static void exec_word_ld(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
+                                                   double *lat, double *occ)
 {
 	const struct sim_insn *si = &s->ins[pc];
-	if (!si->memo->word_ld || !load_hit(s, w, si, si->memo, mask, lat, occ))
+	if (!load_hit(s, w, si, si->memo, mask, lat, occ))
 		exec_mem(s, w, pc, mask, lat, occ);
 }
 
@@ -2842,7 +2844,10 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 		return 0;
 	switch (si->ek) {
 	case EK_MEM:
-		exec_mem_op(s, w, pc, mask, lat, occ);
+		if (si->memo->word_ld)
+			exec_word_ld(s, w, pc, mask, lat, occ);
+		else
+			exec_mem(s, w, pc, mask, lat, occ);
 		return 0;
 	case EK_WARP:
 		exec_warp(s, w, pc, mask);
