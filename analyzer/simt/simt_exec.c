@@ -1983,9 +1983,11 @@ SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *
 		load_consecutive(s, a0 >> 2, mo->sgn, row, &lunk);
 	} else {
 		int64_t addrs[32];   /* (before the row is written: the address may be dst) */
+		uint32_t lunks[8] = {0};
 		for (uint32_t l = 0; l < 32; l++)
 			addrs[l] = (int64_t)(av[l] + ao->imm);
-		load_words(s, w, addrs, mask, 1, SP_GLOBAL, mo->sgn, mo, (uint64_t (*)[32])row, &lunk);
+		load_words(s, w, addrs, mask, 1, SP_GLOBAL, mo->sgn, mo, (uint64_t (*)[32])row, lunks);
+		lunk = lunks[0];
 	}
 	w->unk[dst] = lunk;
 	return true;
