@@ -42,8 +42,8 @@
  *    predictions on every measured loop); marked ifconv for the scheduler's
  *    lookahead, and such a branch costs nothing when it falls through.
  *  - predicate feeders: the register-only instructions that compute a
- *    conditional branch's predicate from earlier blocks' values
- *    (mark_predicate_feeders).
+ *    conditional branch's predicate from earlier blocks' values, copies
+ *    among them (mark_predicate_feeders).
  *  - loop invariants: a non-memory instruction of a loop whose sources are
  *    all defined outside the loop (or by such hoisted instructions), whose
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
@@ -315,8 +315,12 @@ static void mark_vector_loads(struct sim *s, const struct regrefs *rr)
  * guard, computes on registers only (sim_insn.reg_only, no vector
  * operand), and every reader of its result is the branch or
  * another candidate after it; one that reads a register written earlier
- * in the block by a non-candidate stays. Not for if-converted branches
- * (no branch in SASS). */
+ * in the block by a non-candidate stays. An instruction free already (a
+ * copy) is a candidate like any other: nvcc tests bit 0 with setp, a
+ * mov.pred of false, xor.pred and not.pred, one LOP3 or ISETP in SASS
+ * (rd_probe, bt_probe), and the copy must not stop the chain
+ * (tests/golden/simt/pred_fold.ptx). Not for if-converted branches (no
+ * branch in SASS). */
 static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
@@ -331,8 +335,7 @@ static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
 		for (uint32_t i = br; i-- > b->first;) {
 			int32_t d = single_def(f, i);
 			cand[i] = 0;
-			if (d < 0 || f->insns[i].guard >= 0 || s->ins[i].free || !s->ins[i].reg_only ||
-			    special_src(&f->insns[i]))
+			if (d < 0 || f->insns[i].guard >= 0 || !s->ins[i].reg_only || special_src(&f->insns[i]))
 				continue;
 			bool ok = true;
 			for (uint32_t k = rr->ustart[d]; k < rr->ustart[d + 1] && ok; k++) {
