@@ -462,7 +462,8 @@ struct sim_memo {
 	bool sgn;                /* a signed type (loads sign-extend) */
 	int8_t ao, dst, vo, vo2; /* operands: address, destination, value, second value; -1 none */
 	unsigned type;           /* the element type (PX_TYPE_*) */
-	bool word_ld;            /* a load of one 32-bit global word per lane into a register, from a register (+ imm): load_hit */
+	uint8_t word;            /* WORD_LD: a load of one 32-bit global word per lane into a register, WORD_ST: a store
+	                          * of one from a register, the address a register (+ imm): load_hit, store_hit */
 	/* the last access */
 	uint8_t spc;             /* SP_*, SP_OTHER (never a hit) before the first */
 	bool repeat;             /* global: a lane named the line of the lane before */
@@ -487,6 +488,7 @@ struct sim_memo {
 	int64_t gsw[32];         /* per group: the bytes from group 0's shared word to its own (galigned) */
 };
 enum { FILL_CYCLE = 1, FILL_RUNS };
+enum { WORD_LD = 1, WORD_ST };   /* sim_memo.word */
 #define MEMO_LINES ((1ull << 57) - 1)   /* line numbers of 64-bit addresses */
 
 /* Whether an address or distance is so near 0 (within 2^59) that sums of
@@ -526,9 +528,14 @@ static void decode_mem(struct sim_insn *si)
 	          : in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA ||
 	            in->space == PX_SPACE_SHARED_CLUSTER ? SP_SHARED : SP_OTHER;
 	mo->spc = SP_OTHER;
-	mo->word_ld = mo->kind == MK_LD && mo->fixed == SP_GLOBAL && mo->eb == 4 && mo->nvec == 1 && mo->dst >= 0 &&
-	              si->op[mo->dst].kind == PX_OPND_REG && si->op[mo->dst].slot != UINT32_MAX &&
-	              mo->ao >= 0 && si->op[mo->ao].slot != UINT32_MAX;
+	bool word = mo->fixed == SP_GLOBAL && mo->eb == 4 && mo->nvec == 1 && mo->ao >= 0 &&
+	            si->op[mo->ao].slot != UINT32_MAX;
+	if (word && mo->kind == MK_LD && mo->dst >= 0 && si->op[mo->dst].kind == PX_OPND_REG &&
+	    si->op[mo->dst].slot != UINT32_MAX)
+		mo->word = WORD_LD;
+	if (word && mo->kind == MK_ST && mo->vo >= 0 && si->op[mo->vo].kind == PX_OPND_REG &&
+	    si->op[mo->vo].slot != UINT32_MAX && !si->op[mo->vo].neg)
+		mo->word = WORD_ST;
 }
 
 /* Requires: s->f with fill_cfg; s->slot_base. Fills s->ins. */
@@ -1944,13 +1951,12 @@ __attribute__((target("avx2"))) static uint64_t lanes_diff_avx2(const uint64_t *
 }
 #endif
 
-/* exec_mem for a word load (sim_memo.word_ld) whose 32 lanes all read
- * known addresses in the memo's pattern (memo_hit): the same timing and
- * values without the general path's steps for every other case (a
- * warp streaming through an array). false, with nothing done, for any
- * other access. */
-SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *si, struct sim_memo *mo,
-                     uint32_t mask, double *lat, double *occ)
+/* Whether the 32 lanes of a word load or store (sim_memo.word) all
+ * access known addresses in mo's pattern (memo_hit, from the address
+ * register's row without writing the addresses: lanes_diff); *a0p: the
+ * first lane's address. */
+SIM_HOT bool word_hit(const struct sim *s, const struct sim_warp *w, const struct sim_insn *si,
+                      const struct sim_memo *mo, uint32_t mask, uint64_t *a0p)
 {
 	const struct sim_opnd *ao = &si->op[mo->ao];
 	if (mask != UINT32_MAX || mo->mask != UINT32_MAX || mo->spc != SP_GLOBAL || w->unk[ao->slot])
@@ -1959,13 +1965,63 @@ SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *
 	uint64_t a0 = av[0] + ao->imm;
 	if ((a0 - (uint64_t)mo->a0) & 127 || !memo_near(a0))
 		return false;
+	*a0p = a0;
 #if PX_SIMT_HW_FMA
-	uint64_t diff = s->hw_fma ? lanes_diff_avx2(av, mo->rel) : lanes_diff(av, mo->rel);
+	return !(s->hw_fma ? lanes_diff_avx2(av, mo->rel) : lanes_diff(av, mo->rel));
 #else
-	uint64_t diff = lanes_diff(av, mo->rel);
+	(void)s;
+	return !lanes_diff(av, mo->rel);
 #endif
-	if (diff)
+}
+
+/* exec_mem for a store of a register's 32-bit words (sim_memo.word ==
+ * WORD_ST) to consecutive words, in a memo hit (word_hit): the timing of
+ * global_cost for a store (the L1 and L2 take the lines; a store waits
+ * for no miss slot) and gwrite's work a page at a time (the pages are
+ * claimed in the same order as lane by lane). false, with nothing done,
+ * for any other access. */
+SIM_HOT bool store_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *si, struct sim_memo *mo,
+                       uint32_t mask, double *lat, double *occ)
+{
+	uint64_t a0;
+	if (!mo->consec || !word_hit(s, w, si, mo, mask, &a0) || a0 > UINT64_MAX - 4 * 31)
 		return false;
+	uint64_t lines[32];
+	bool repeat;
+	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
+	*occ = mo->hit_occ;
+	*lat = sim_touch_lines(s, lines, nlines, true, si->mw & (MW(CG) | MW(CV))) + mo->hit_lat;
+	uint32_t vs = si->op[mo->vo].slot, unk = w->unk[vs];
+	const uint64_t *v = &w->val[(size_t)vs * 32];
+	uint64_t word0 = a0 >> 2;
+	for (uint32_t l = 0; l < 32;) {
+		unsigned i = (unsigned)((word0 + l) % SIM_PAGE_WORDS);
+		uint32_t end = l + (SIM_PAGE_WORDS - i < 32 - l ? SIM_PAGE_WORDS - i : 32 - l);
+		struct sim_page *p = mem_page(&s->global, word0 + l, true);
+		for (; l < end; l++, i++) {
+			p->val[i] = (uint32_t)v[l];
+			if (unk >> l & 1)
+				p->known[i] &= (uint8_t)~0xfu;
+			else
+				p->known[i] |= 0xf;
+		}
+	}
+	return true;
+}
+
+/* exec_mem for a word load (sim_memo.word == WORD_LD) whose 32 lanes all
+ * read known addresses in the memo's pattern (word_hit): the same timing
+ * and values without the general path's steps for every other case (a
+ * warp streaming through an array). false, with nothing done, for any
+ * other access. */
+SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *si, struct sim_memo *mo,
+                     uint32_t mask, double *lat, double *occ)
+{
+	uint64_t a0;
+	if (!word_hit(s, w, si, mo, mask, &a0))
+		return false;
+	const struct sim_opnd *ao = &si->op[mo->ao];
+	const uint64_t *av = &w->val[(size_t)ao->slot * 32];
 	/* global_cost for a load with the memo's sums */
 	uint64_t lines[32];
 	bool repeat, cg = si->mw & (MW(CG) | MW(CV));
@@ -2120,10 +2176,10 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			nlines = lane_lines(w, spc, addrs, known_mask, lines, &repeat);
 			if (known_mask == mask && spc == SP_GLOBAL)
 				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
-			if (known_mask == mask && spc == SP_GLOBAL && is_ld) {
-				/* (global_cost's sums, for load_hit) */
+			if (known_mask == mask && spc == SP_GLOBAL && (is_ld || is_st)) {
+				/* (global_cost's sums, for load_hit and store_hit) */
 				double o = sec / s->lsu_sectors_per_clk;
-				if (wf > o)
+				if (is_ld && wf > o)
 					o = wf;
 				mo->hit_occ = o < 1 ? 1 : o;
 				double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
@@ -2249,15 +2305,16 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			commit(w, dst->kind == PX_OPND_VEC ? dst->el[e] : dst->slot, lv[e], mask, lunk[e]);
 }
 
-/* A word load (sim_memo.word_ld): load_hit's short path where it
- * applies, else exec_mem (a function of its own, so that sim_exec stays
- * small for the rest, and other memory operations go to exec_mem
- * straight). */
-__attribute__((noinline)) static void exec_word_ld(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
-                                                   double *lat, double *occ)
+/* A word load or store (sim_memo.word): load_hit's or store_hit's short
+ * path where it applies, else exec_mem (a function of its own, so that
+ * sim_exec stays small for the rest, and other memory operations go to
+ * exec_mem straight). */
+__attribute__((noinline)) static void exec_word(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
+                                                double *lat, double *occ)
 {
 	const struct sim_insn *si = &s->ins[pc];
-	if (!load_hit(s, w, si, si->memo, mask, lat, occ))
+	struct sim_memo *mo = si->memo;
+	if (!(mo->word == WORD_LD ? load_hit(s, w, si, mo, mask, lat, occ) : store_hit(s, w, si, mo, mask, lat, occ)))
 		exec_mem(s, w, pc, mask, lat, occ);
 }
 
@@ -2846,8 +2903,8 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 		return 0;
 	switch (si->ek) {
 	case EK_MEM:
-		if (si->memo->word_ld)
-			exec_word_ld(s, w, pc, mask, lat, occ);
+		if (si->memo->word)
+			exec_word(s, w, pc, mask, lat, occ);
 		else
 			exec_mem(s, w, pc, mask, lat, occ);
 		return 0;
