@@ -1470,6 +1470,21 @@ __attribute__((noinline)) static void load_words(struct sim *s, const struct sim
                                                  uint32_t mask, unsigned nvec, int spc, bool sgn,
                                                  const struct sim_memo *mo, uint64_t lv[8][32], uint32_t lunk[8])
 {
+	if (!s->global.n) {
+		/* nothing written yet: every lane unknown (as in
+		 * load_consecutive) */
+		for (unsigned e = 0; e < nvec; e++) {
+			if (mask == UINT32_MAX) {
+				zero_page_lanes(lv[e]);
+				zero_page_lanes(lv[e] + SIM_PAGE_WORDS);
+			} else {
+				for (uint32_t m = mask; m; m &= m - 1)
+					lv[e][__builtin_ctz(m)] = 0;
+			}
+			lunk[e] |= mask;
+		}
+		return;
+	}
 	struct page_cache pc = {0};
 	if (nvec == 1 && spc == SP_GLOBAL && mask == UINT32_MAX &&
 	    (mo ? mo->consec && (uint64_t)addrs[0] <= UINT64_MAX - 4 * 31 : consecutive_words(addrs))) {
