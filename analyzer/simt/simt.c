@@ -207,9 +207,7 @@ static bool setup(struct sim *s, struct px_diags *diags, const char *path)
 	if (dyn)
 		s->sh_limit = sh + dynb;
 	s->sh_words = (s->sh_limit + 3) / 4 + 2;
-	s->sh = xcalloc(s->sh_words, sizeof *s->sh);
-	for (uint64_t i = 0; i < s->sh_words; i++)
-		s->sh[i].wtid = s->sh[i].rtid = -1;
+	sim_shmem_init(&s->sh, s->sh_words);
 	/* parameters */
 	s->param_val = xcalloc(f->nparams + 1, sizeof *s->param_val);
 	s->param_known = xcalloc(f->nparams + 1, sizeof *s->param_known);
@@ -280,7 +278,7 @@ static void free_sim(struct sim *s)
 	free(s->slot_base);
 	free(s->var_addr);
 	free(s->mvar_addr);
-	free(s->sh);
+	sim_shmem_free(&s->sh);
 	free(s->param_val);
 	free(s->param_known);
 	free(s->param_off);

@@ -21,6 +21,13 @@
 #include "../../arch/arch.h"
 #include "simt_int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#define RUN_SSE2 1   /* (load_groups' words) */
+#else
+#define RUN_SSE2 0
+#endif
+
 void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...)
 {
 	if (s->noted[pc])
@@ -485,7 +492,8 @@ struct sim_memo {
 	bool galigned;           /* every group's address is a multiple of 4 (the same at every hit), all within 2^40 bytes */
 	int64_t gmin, gmax;      /* the least and greatest address of a group - a0 */
 	int64_t grel0;           /* group 0's address - a0 */
-	int64_t gsw[32];         /* per group: the bytes from group 0's shared word to its own (galigned) */
+	int64_t gsw[32];         /* per group: the words from group 0's shared word to its own (galigned) */
+	bool gconsec;            /* galigned, and group g's word is group 0's + g (gsw[g] == g), a multiple of 4 groups */
 };
 enum { FILL_CYCLE = 1, FILL_RUNS };
 enum { WORD_LD = 1, WORD_ST };   /* sim_memo.word */
@@ -1156,7 +1164,7 @@ static void gwrite(struct sim *s, uint64_t key_hi, uint64_t addr, unsigned n, ui
  * reads them through s and w, whose fields the stores into the shared
  * words could alias). */
 struct sh_now {
-	struct sim_sword *sh;
+	const struct sim_shmem *sh;
 	uint64_t limit;        /* s->sh_limit */
 	uint32_t epoch, sync;  /* s->epoch, w->sync */
 	uint32_t wid, pc;      /* the warp, the instruction */
@@ -1164,7 +1172,41 @@ struct sh_now {
 
 static inline struct sh_now sh_now(const struct sim *s, const struct sim_warp *w, uint32_t pc)
 {
-	return (struct sh_now){s->sh, s->sh_limit, s->epoch, w->sync, w->id, pc};
+	return (struct sh_now){&s->sh, s->sh_limit, s->epoch, w->sync, w->id, pc};
+}
+
+void sim_shmem_init(struct sim_shmem *m, uint64_t n)
+{
+	m->val = xcalloc(n, sizeof *m->val);
+	m->known = xcalloc(n, 1);
+	m->written = xcalloc(n, 1);
+	m->watomic = xcalloc(n, 1);
+	m->wtid = xmalloc(n * sizeof *m->wtid);
+	m->rtid = xmalloc(n * sizeof *m->rtid);
+	m->wepoch = xcalloc(n, sizeof *m->wepoch);
+	m->wsync = xcalloc(n, sizeof *m->wsync);
+	m->wpc = xcalloc(n, sizeof *m->wpc);
+	m->repoch = xcalloc(n, sizeof *m->repoch);
+	m->rsync = xcalloc(n, sizeof *m->rsync);
+	m->rpc = xcalloc(n, sizeof *m->rpc);
+	for (uint64_t i = 0; i < n; i++)
+		m->wtid[i] = m->rtid[i] = -1;
+}
+
+void sim_shmem_free(struct sim_shmem *m)
+{
+	free(m->val);
+	free(m->known);
+	free(m->written);
+	free(m->watomic);
+	free(m->wtid);
+	free(m->rtid);
+	free(m->wepoch);
+	free(m->wsync);
+	free(m->wpc);
+	free(m->repoch);
+	free(m->rsync);
+	free(m->rpc);
 }
 
 /* Whether thread who's access of a shared word (at barrier count epoch,
@@ -1182,24 +1224,31 @@ static inline bool sword_unordered(const struct sh_now *c, uint32_t t, int32_t w
 	return (uint32_t)who != t && sword_recent(c, who, epoch, sync);
 }
 
-/* Records thread t's read / write of sw now. */
-static inline void sword_read(const struct sh_now *c, struct sim_sword *sw, uint32_t t)
+/* Records thread t's read / write of word wd now. */
+static inline void sword_read(const struct sh_now *c, uint64_t wd, uint32_t t)
 {
-	sw->rtid = (int32_t)t;
-	sw->repoch = c->epoch;
-	sw->rsync = c->sync;
-	sw->rpc = c->pc;
+	const struct sim_shmem *m = c->sh;
+	uint32_t epoch = c->epoch, sync = c->sync, pc = c->pc;
+	m->rtid[wd] = (int32_t)t;
+	m->repoch[wd] = epoch;
+	m->rsync[wd] = sync;
+	m->rpc[wd] = pc;
 }
 
-static inline void sword_write(const struct sh_now *c, struct sim_sword *sw, uint32_t t, bool atomic)
+static inline void sword_write(const struct sh_now *c, uint64_t wd, uint32_t t, bool atomic)
 {
-	sw->written = true;
-	sw->wtid = (int32_t)t;
-	sw->wepoch = c->epoch;
-	sw->wsync = c->sync;
-	sw->wpc = c->pc;
-	sw->watomic = atomic;
-	sw->rtid = -1;
+	const struct sim_shmem *m = c->sh;
+	uint32_t epoch = c->epoch, sync = c->sync, pc = c->pc;
+	int32_t *wtid = m->wtid, *rtid = m->rtid;
+	uint32_t *wepoch = m->wepoch, *wsync = m->wsync, *wpc = m->wpc;
+	uint8_t *written = m->written, *watomic = m->watomic;
+	wtid[wd] = (int32_t)t;
+	wepoch[wd] = epoch;
+	wsync[wd] = sync;
+	wpc[wd] = pc;
+	rtid[wd] = -1;
+	written[wd] = true;
+	watomic[wd] = atomic;
 }
 
 /* Shared access of one lane: bounds, race and initialisation checks, then
@@ -1220,60 +1269,61 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		return false;
 	}
 	uint64_t r = 0;
+	const struct sim_shmem *m = &s->sh;
 	for (uint64_t wd = off >> 2; wd <= (off + n - 1) >> 2; wd++) {
-		struct sim_sword *sw = &s->sh[wd];
-		bool same_warp_w = sw->wtid >= 0 && (uint32_t)sw->wtid / 32 == w->id;
-		bool ordered_w = same_warp_w && sw->wsync != w->sync;
+		int32_t wtid = m->wtid[wd], rtid = m->rtid[wd];
+		uint32_t wpc = m->wpc[wd], rpc = m->rpc[wd];
+		bool same_warp_w = wtid >= 0 && (uint32_t)wtid / 32 == w->id;
+		bool ordered_w = same_warp_w && m->wsync[wd] != w->sync;
 		struct px_simt_violation *v = NULL;
-		if (sw->wtid >= 0 && (uint32_t)sw->wtid != t && sw->wepoch == s->epoch && !ordered_w &&
-		    !(atomic && sw->watomic)) {
-			v = sim_violation(s, same_warp_w ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc, (uint32_t)sw->wtid, t,
+		if (wtid >= 0 && (uint32_t)wtid != t && m->wepoch[wd] == s->epoch && !ordered_w &&
+		    !(atomic && m->watomic[wd])) {
+			v = sim_violation(s, same_warp_w ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc, (uint32_t)wtid, t,
 			              "thread %s %s shared byte offset %llu at %s; thread %s %s it at %s, "
-			              "no barrier between%s", sim_thread(s, (uint32_t)sw->wtid, t0),
-			              sw->watomic ? "updates" : "writes", (unsigned long long)wd * 4,
-			              sim_where(s, sw->wpc, l0), sim_thread(s, t, t1), op, sim_where(s, pc, l1),
+			              "no barrier between%s", sim_thread(s, (uint32_t)wtid, t0),
+			              m->watomic[wd] ? "updates" : "writes", (unsigned long long)wd * 4,
+			              sim_where(s, wpc, l0), sim_thread(s, t, t1), op, sim_where(s, pc, l1),
 			              same_warp_w ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
 			if (v)
-				v->other_line = s->ins[sw->wpc].in->line;
+				v->other_line = s->ins[wpc].in->line;
 		}
-		if (write && sword_unordered(&now, t, sw->rtid, sw->repoch, sw->rsync)) {
-			v = sim_violation(s, (uint32_t)sw->rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
-			                  (uint32_t)sw->rtid, t,
+		if (write && sword_unordered(&now, t, rtid, m->repoch[wd], m->rsync[wd])) {
+			v = sim_violation(s, (uint32_t)rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
+			                  (uint32_t)rtid, t,
 			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
-			              "no barrier between%s", sim_thread(s, (uint32_t)sw->rtid, t0),
-			              (unsigned long long)wd * 4, sim_where(s, sw->rpc, l0), sim_thread(s, t, t1), op,
-			              sim_where(s, pc, l1), (uint32_t)sw->rtid / 32 == w->id
+			              "no barrier between%s", sim_thread(s, (uint32_t)rtid, t0),
+			              (unsigned long long)wd * 4, sim_where(s, rpc, l0), sim_thread(s, t, t1), op,
+			              sim_where(s, pc, l1), (uint32_t)rtid / 32 == w->id
 			              ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
 			if (v)
-				v->other_line = s->ins[sw->rpc].in->line;
+				v->other_line = s->ins[rpc].in->line;
 		}
 		if (!write || atomic) {
-			if (!sw->written)
+			if (!m->written[wd])
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
 				              "thread %s reads shared byte offset %llu, which no thread has written",
 				              sim_thread(s, t, t0), (unsigned long long)wd * 4);
-			sword_read(&now, sw, t);
+			sword_read(&now, wd, t);
 		}
 		if (write)
-			sword_write(&now, sw, t, atomic);
+			sword_write(&now, wd, t, atomic);
 	}
 	/* the value, a word at a time (k bytes of word a >> 2 from byte sh) */
 	for (unsigned b = 0; b < n;) {
-		uint64_t a = off + b;
-		struct sim_sword *sw = &s->sh[a >> 2];
+		uint64_t a = off + b, wd = a >> 2;
 		unsigned sh = (unsigned)(a & 3), k = 4 - sh < n - b ? 4 - sh : n - b;
 		uint32_t bytes = k == 4 ? 0xffffffffu : ((1u << (8 * k)) - 1) << (8 * sh);
 		uint8_t need = (uint8_t)(((1u << k) - 1) << sh);
 		if (write) {
-			sw->val = (sw->val & ~bytes) | ((uint32_t)(*v >> (8 * b)) << (8 * sh) & bytes);
+			m->val[wd] = (m->val[wd] & ~bytes) | ((uint32_t)(*v >> (8 * b)) << (8 * sh) & bytes);
 			if (*unk)
-				sw->known &= (uint8_t)~need;
+				m->known[wd] &= (uint8_t)~need;
 			else
-				sw->known |= need;
+				m->known[wd] |= need;
 		} else {
-			if ((sw->known & need) != need)
+			if ((m->known[wd] & need) != need)
 				*unk = true;
-			r |= (uint64_t)((sw->val & bytes) >> (8 * sh)) << (8 * b);
+			r |= (uint64_t)((m->val[wd] & bytes) >> (8 * sh)) << (8 * b);
 		}
 		b += k;
 	}
@@ -1292,26 +1342,27 @@ static inline bool shared_word(const struct sh_now *c, uint32_t lane, uint64_t o
 	if ((off & 3) || off + 4 > c->limit)
 		return false;
 	uint32_t t = c->wid * 32 + lane;
-	struct sim_sword *sw = &c->sh[off >> 2];
-	if (sword_unordered(c, t, sw->wtid, sw->wepoch, sw->wsync))
+	const struct sim_shmem *m = c->sh;
+	uint64_t wd = off >> 2;
+	if (sword_unordered(c, t, m->wtid[wd], m->wepoch[wd], m->wsync[wd]))
 		return false;   /* written by another thread since the barrier */
 	if (write) {
-		if (sword_unordered(c, t, sw->rtid, sw->repoch, sw->rsync))
+		if (sword_unordered(c, t, m->rtid[wd], m->repoch[wd], m->rsync[wd]))
 			return false;   /* read by another thread since the barrier */
-		sword_write(c, sw, t, false);
-		sw->val = (uint32_t)*v;
+		sword_write(c, wd, t, false);
+		m->val[wd] = (uint32_t)*v;
 		if (*unk)
-			sw->known &= (uint8_t)~0xfu;
+			m->known[wd] &= (uint8_t)~0xfu;
 		else
-			sw->known |= 0xf;
+			m->known[wd] |= 0xf;
 		return true;
 	}
-	if (!sw->written)
+	if (!m->written[wd])
 		return false;
-	sword_read(c, sw, t);
-	if ((sw->known & 0xf) != 0xf)
+	sword_read(c, wd, t);
+	if ((m->known[wd] & 0xf) != 0xf)
 		*unk = true;
-	*v = sw->val;
+	*v = m->val[wd];
 	return true;
 }
 
@@ -1519,8 +1570,8 @@ __attribute__((noinline)) static void load_words(struct sim *s, const struct sim
  * threads only, so the checks and the value are the same, and the access
  * only becomes the word's reader (lanes that share a word: a broadcast). */
 struct sh_prev {
-	struct sim_sword *sw;          /* NULL: none */
-	uint64_t ea, v;
+	bool any;                      /* false: none */
+	uint64_t wd, ea, v;            /* the word */
 	bool unk;
 };
 
@@ -1531,16 +1582,17 @@ static inline uint64_t shared_load_word(struct sim *s, struct sim_warp *w, const
 {
 	uint64_t v = 0;
 	*unk = false;
-	if (prev->sw && ea == prev->ea) {
-		prev->sw->rtid = (int32_t)(now->wid * 32 + lane);   /* (sword_read's other fields are the same) */
+	if (prev->any && ea == prev->ea) {
+		now->sh->rtid[prev->wd] = (int32_t)(now->wid * 32 + lane);   /* (sword_read's other fields are the same) */
 		v = prev->v;
 		*unk = prev->unk;
 	} else if (shared_word(now, lane, ea, false, &v, unk)) {
-		struct sim_sword *sw = &now->sh[ea >> 2];
-		*prev = (struct sh_prev){sword_recent(now, sw->wtid, sw->wepoch, sw->wsync) ? NULL : sw, ea, v, *unk};
+		const struct sim_shmem *m = now->sh;
+		uint64_t wd = ea >> 2;
+		*prev = (struct sh_prev){!sword_recent(now, m->wtid[wd], m->wepoch[wd], m->wsync[wd]), wd, ea, v, *unk};
 	} else {
 		shared_access(s, w, now->pc, lane, ea, 4, false, false, &v, unk);
-		prev->sw = NULL;
+		prev->any = false;
 	}
 	if (!*unk && sgn)
 		v = trunc_to((uint64_t)sext(v, 32), 64);
@@ -1587,9 +1639,105 @@ static void memo_groups(struct sim_memo *mo)
 		if (d + (1ull << 40) > (1ull << 41))
 			mo->galigned = false;
 		else
-			mo->gsw[g] = (int64_t)d / 4 * (int64_t)sizeof(struct sim_sword);
+			mo->gsw[g] = (int64_t)d / 4;
 	}
+	mo->gconsec = mo->galigned && n % 4 == 0;
+	for (uint32_t g = 0; g < n && mo->gconsec; g++)
+		mo->gconsec = mo->gsw[g] == (int64_t)g;
 	mo->grouped = true;
+}
+
+/* Neighbouring shared words, 4 at a time (load_groups' groups when
+ * they are such words): SSE2 where there is one (every x86-64; gcc does
+ * not vectorise these loops at -O2), else the plain loops. n: a multiple
+ * of 4. */
+
+/* Fills n words from d with v. */
+static inline void fill_u32(uint32_t *d, uint32_t v, uint32_t n)
+{
+#if RUN_SSE2
+	__m128i x = _mm_set1_epi32((int)v);
+	for (uint32_t g = 0; g < n; g += 4)
+		_mm_storeu_si128((__m128i *)(d + g), x);
+#else
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = v;
+#endif
+}
+
+/* load_groups' test of n neighbouring words: each written before the
+ * last barrier (epoch). */
+static inline bool run_written(const uint8_t *written, const uint32_t *wepoch, uint32_t epoch, uint32_t n)
+{
+	uint32_t bad = 0;   /* written is 0 or 1: some byte of a 4 differs from 1 */
+	for (uint32_t g = 0; g < n; g += 4) {
+		uint32_t x;
+		memcpy(&x, written + g, 4);
+		bad |= x ^ 0x01010101u;
+	}
+#if RUN_SSE2
+	__m128i e = _mm_set1_epi32((int)epoch), eq = _mm_setzero_si128();
+	for (uint32_t g = 0; g < n; g += 4)
+		eq = _mm_or_si128(eq, _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(wepoch + g)), e));
+	bad |= (uint32_t)_mm_movemask_epi8(eq);
+#else
+	for (uint32_t g = 0; g < n; g++)
+		bad |= wepoch[g] == epoch;
+#endif
+	return !bad;
+}
+
+/* The known bytes of every one of n neighbouring words (*kand) and of
+ * any (*kor): 4 bytes at a time. */
+static inline void run_known(const uint8_t *known, uint32_t n, unsigned *kand, unsigned *kor)
+{
+	uint32_t a = UINT32_MAX, o = 0;
+	for (uint32_t g = 0; g < n; g += 4) {
+		uint32_t x;
+		memcpy(&x, known + g, 4);
+		a &= x;
+		o |= x;
+	}
+	a &= a >> 16;
+	a &= a >> 8;
+	o |= o >> 16;
+	o |= o >> 8;
+	*kand &= a & 0xff;
+	*kor |= o & 0xff;
+}
+
+/* The values of n neighbouring words into gv. */
+static inline void run_vals(uint64_t *restrict gv, const uint32_t *restrict val, uint32_t n)
+{
+#if RUN_SSE2
+	__m128i z = _mm_setzero_si128();
+	for (uint32_t g = 0; g < n; g += 4) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(val + g));
+		_mm_storeu_si128((__m128i *)(gv + g), _mm_unpacklo_epi32(x, z));
+		_mm_storeu_si128((__m128i *)(gv + g + 2), _mm_unpackhi_epi32(x, z));
+	}
+#else
+	for (uint32_t g = 0; g < n; g++)
+		gv[g] = val[g];
+#endif
+}
+
+/* Each of n neighbouring words read last by lane last[g] of the warp
+ * whose first thread is t0. */
+static inline void run_readers(int32_t *restrict rtid, int32_t t0, const uint8_t *restrict last, uint32_t n)
+{
+#if RUN_SSE2
+	__m128i z = _mm_setzero_si128(), t = _mm_set1_epi32(t0);
+	for (uint32_t g = 0; g < n; g += 4) {
+		uint32_t b;
+		memcpy(&b, last + g, 4);
+		__m128i x = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b), z), z);
+		_mm_storeu_si128((__m128i *)(rtid + g), _mm_add_epi32(x, t));
+	}
+#else
+	for (uint32_t g = 0; g < n; g++)
+		rtid[g] = t0 + last[g];
+#endif
 }
 
 /* load_shared_words for one word per lane when the addresses are mo's
@@ -1613,38 +1761,55 @@ static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim
 	/* the checks and the values first (reads only), then the reads
 	 * recorded: every group's word lies in the declared memory and is
 	 * aligned, so each is group 0's moved by its whole words */
-	char *sw0 = (char *)&c->sh[(uint64_t)(a0 + mo->grel0) >> 2];
-	struct sim_sword *gsw[32];
+	const struct sim_shmem *m = c->sh;
+	const uint8_t *written = m->written, *known = m->known;
+	const uint32_t *wepoch = m->wepoch, *val = m->val;
+	uint64_t wd0 = (uint64_t)(a0 + mo->grel0) >> 2;
 	uint64_t gbuf[32], *gv = mo->fill == FILL_CYCLE ? lv : gbuf;   /* (a cycle's first ng lanes are its words) */
 	uint32_t ng = mo->ngroups, epoch = c->epoch;
 	unsigned kand = 0xf, kor = 0;   /* the known bytes of every word, of any */
-	for (uint32_t g = 0; g < ng; g++) {
-		struct sim_sword *sw = (struct sim_sword *)(sw0 + mo->gsw[g]);
-		/* written before the last barrier: no write is recent (the
-		 * common case, tested first); else shared_word's test */
-		if (!(sw->written & (sw->wepoch != epoch)) &&
-		    (!sw->written || sword_recent(c, sw->wtid, sw->wepoch, sw->wsync)))
-			return false;
-		gsw[g] = sw;
-		gv[g] = sw->val;
-		kand &= sw->known;
-		kor |= sw->known;
+	if (mo->gconsec && run_written(written + wd0, wepoch + wd0, epoch, ng)) {
+		/* neighbouring words, all written before the last barrier:
+		 * what the loop below finds, 4 words at a time */
+		run_known(known + wd0, ng, &kand, &kor);
+		run_vals(gv, val + wd0, ng);
+	} else {
+		for (uint32_t g = 0; g < ng; g++) {
+			uint64_t wd = wd0 + (uint64_t)mo->gsw[g];
+			/* written before the last barrier: no write is recent (the
+			 * common case, tested first); else shared_word's test */
+			if (!(written[wd] & (wepoch[wd] != epoch)) &&
+			    (!written[wd] || sword_recent(c, m->wtid[wd], wepoch[wd], m->wsync[wd])))
+				return false;
+			gv[g] = val[wd];
+			kand &= known[wd];
+			kor |= known[wd];
+		}
 	}
 	/* per group: unknown (commonly none, or all with no byte known) */
 	uint32_t gunk = (kand & 0xf) == 0xf ? 0 : !(kor & 0xf) ? (uint32_t)((1ull << ng) - 1) : 0;
-	for (uint32_t g = 0; (kand & 0xf) != 0xf && (kor & 0xf) && g < ng; g++)
-		gunk |= (uint32_t)((gsw[g]->known & 0xf) != 0xf) << g;
+	for (uint32_t g = 0; (kand & 0xf) != 0xf && (kor & 0xf) && g < ng && g < 32; g++)   /* (ng <= 32) */
+		gunk |= (uint32_t)((known[wd0 + (uint64_t)mo->gsw[g]] & 0xf) != 0xf) << g;
 	if (sgn)
 		for (uint32_t g = 0; g < ng; g++)
 			if (!(gunk >> g & 1))
 				gv[g] = trunc_to((uint64_t)sext(gv[g], 32), 64);
 	uint32_t t0 = c->wid * 32, sync = c->sync, pc = c->pc;
-	for (uint32_t g = 0; g < ng; g++) {
-		struct sim_sword *sw = gsw[g];
-		sw->rtid = (int32_t)(t0 + mo->last[g]);
-		sw->repoch = epoch;
-		sw->rsync = sync;
-		sw->rpc = pc;
+	int32_t *rtid = m->rtid;
+	uint32_t *repoch = m->repoch, *rsync = m->rsync, *rpc = m->rpc;
+	if (mo->gconsec) {
+		run_readers(rtid + wd0, (int32_t)t0, mo->last, ng);
+		fill_u32(repoch + wd0, epoch, ng);
+		fill_u32(rsync + wd0, sync, ng);
+		fill_u32(rpc + wd0, pc, ng);
+	} else {
+		for (uint32_t g = 0; g < ng; g++) {
+			uint64_t wd = wd0 + (uint64_t)mo->gsw[g];
+			rtid[wd] = (int32_t)(t0 + mo->last[g]);
+			repoch[wd] = epoch;
+			rsync[wd] = sync;
+			rpc[wd] = pc;
+		}
 	}
 	if (mo->fill == FILL_CYCLE) {
 		/* ng a power of 2 (FILL_CYCLE's): the first ng lanes doubled
@@ -1728,6 +1893,60 @@ __attribute__((noinline)) static void load_shared_words(struct sim *s, struct si
 	}
 }
 
+/* The low 32 bits of the 32 lanes of v (!v when neg) into d. */
+static void store_vals(uint32_t *restrict d, const uint64_t *restrict v, bool neg)
+{
+	if (neg)
+		for (uint32_t l = 0; l < 32; l++)
+			d[l] = !v[l];
+	else
+		for (uint32_t l = 0; l < 32; l++)
+			d[l] = (uint32_t)v[l];
+}
+
+/* store_shared_words' commonest case for a whole warp at once: its 32
+ * lanes write the 32 words from wd0, which lie in the declared memory,
+ * and no thread has written or read any of them since the last barrier
+ * (the lane-by-lane loop's first case for each, on all of them at once,
+ * each array a vector; the words differ, so their order does not
+ * matter). False, with nothing changed, when some word was written or
+ * read since the barrier. */
+static bool store_run(const struct sh_now *c, uint64_t wd0, const uint64_t *vv, uint32_t vunk, bool neg)
+{
+	const struct sim_shmem *m = c->sh;
+	int32_t *wtid = m->wtid + wd0, *rtid = m->rtid + wd0;
+	uint32_t *wepoch = m->wepoch + wd0, *repoch = m->repoch + wd0;
+	uint32_t epoch = c->epoch, busy = 0;
+	for (uint32_t l = 0; l < 32; l++)
+		busy |= (uint32_t)(wtid[l] >= 0) & (uint32_t)(wepoch[l] == epoch);
+	for (uint32_t l = 0; l < 32; l++)
+		busy |= (uint32_t)(rtid[l] >= 0) & (uint32_t)(repoch[l] == epoch);
+	if (busy)
+		return false;
+	int32_t t0 = (int32_t)(c->wid * 32);
+	for (uint32_t l = 0; l < 32; l++)
+		wtid[l] = t0 + (int32_t)l;
+	fill_u32(wepoch, epoch, 32);
+	fill_u32(m->wsync + wd0, c->sync, 32);
+	fill_u32(m->wpc + wd0, c->pc, 32);
+	fill_u32((uint32_t *)rtid, UINT32_MAX, 32);   /* -1: none */
+	memset(m->written + wd0, 1, 32);
+	memset(m->watomic + wd0, 0, 32);
+	store_vals(m->val + wd0, vv, neg);
+	uint8_t *known = m->known + wd0;
+	if (!vunk) {   /* (commonly none unknown, or all) */
+		for (uint32_t l = 0; l < 32; l++)
+			known[l] |= 0xf;
+	} else if (vunk == UINT32_MAX) {
+		for (uint32_t l = 0; l < 32; l++)
+			known[l] &= (uint8_t)~0xfu;
+	} else {
+		for (uint32_t l = 0; l < 32; l++)
+			known[l] = (uint8_t)(vunk >> l & 1 ? known[l] & ~0xfu : known[l] | 0xfu);
+	}
+	return true;
+}
+
 /* exec_mem's store of register vo to shared 32-bit words at the known
  * addresses of the lanes of mask, lane by lane in lane order: shared_word's
  * work, its commonest case tested first (an aligned word of the declared
@@ -1741,16 +1960,21 @@ __attribute__((noinline)) static void store_shared_words(struct sim *s, struct s
 	const uint64_t *vv = &w->val[(size_t)vo->slot * 32];
 	uint32_t vunk = w->unk[vo->slot], t0 = now.wid * 32;
 	bool neg = vo->neg;
+	if (mask == UINT32_MAX && consecutive_words(addrs) && (uint64_t)addrs[0] + 128 <= now.limit &&
+	    store_run(&now, (uint64_t)addrs[0] >> 2, vv, vunk, neg))
+		return;
+	const struct sim_shmem *sm = now.sh;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool unk = vunk >> l & 1;
 		uint64_t v = neg ? !vv[l] : vv[l], ea = (uint64_t)addrs[l];
 		if (!(ea & 3) && ea + 4 <= now.limit) {
-			struct sim_sword *sw = &now.sh[ea >> 2];
-			if (!(sw->wtid >= 0 && sw->wepoch == now.epoch) && !(sw->rtid >= 0 && sw->repoch == now.epoch)) {
-				sword_write(&now, sw, t0 + l, false);
-				sw->val = (uint32_t)v;
-				sw->known = (uint8_t)(unk ? sw->known & ~0xfu : sw->known | 0xfu);
+			uint64_t wd = ea >> 2;
+			if (!(sm->wtid[wd] >= 0 && sm->wepoch[wd] == now.epoch) &&
+			    !(sm->rtid[wd] >= 0 && sm->repoch[wd] == now.epoch)) {
+				sword_write(&now, wd, t0 + l, false);
+				sm->val[wd] = (uint32_t)v;
+				sm->known[wd] = (uint8_t)(unk ? sm->known[wd] & ~0xfu : sm->known[wd] | 0xfu);
 				continue;
 			}
 		}

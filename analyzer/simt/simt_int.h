@@ -180,17 +180,22 @@ void sim_l1_free(struct sim_l1 *c);
 struct sim;
 double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg);
 
-/* Shared-memory tracking per 4-byte word (verifier). */
-struct sim_sword {
-	uint32_t val;
-	uint8_t known;     /* byte mask */
-	bool written;
-	int32_t wtid;      /* last writer thread, -1 none */
-	uint32_t wepoch, wsync, wpc;     /* wpc: the writing instruction */
-	int32_t rtid;      /* last reader (other than the writer), -1 none */
-	uint32_t repoch, rsync, rpc;
-	bool watomic;
+/* Shared-memory tracking per 4-byte word (verifier): an array per field,
+ * indexed by the word (a warp's accesses mostly touch neighbouring words,
+ * whose fields simt_exec.c then reads and writes as vectors). */
+struct sim_shmem {
+	uint32_t *val;
+	uint8_t *known;      /* byte mask */
+	uint8_t *written;    /* (bool) */
+	uint8_t *watomic;    /* (bool) the last write was an atomic's */
+	int32_t *wtid;       /* last writer thread, -1 none */
+	uint32_t *wepoch, *wsync, *wpc;     /* wpc: the writing instruction */
+	int32_t *rtid;       /* last reader (other than the writer), -1 none */
+	uint32_t *repoch, *rsync, *rpc;
 };
+/* n words, none written or read (simt_exec.c) */
+void sim_shmem_init(struct sim_shmem *m, uint64_t n);
+void sim_shmem_free(struct sim_shmem *m);
 
 struct sim_frame { uint32_t pc, rpc, mask; };
 
@@ -374,7 +379,7 @@ struct sim {
 	uint64_t *param_off;      /* byte offset of each parameter in the param space */
 	/* memories */
 	struct sim_mem global;    /* global + local (local keys carry the thread) */
-	struct sim_sword *sh; uint64_t sh_words, sh_static, sh_limit;
+	struct sim_shmem sh; uint64_t sh_words, sh_static, sh_limit;
 	uint64_t *var_addr;       /* per kernel var: shared offset / local offset */
 	uint64_t *mvar_addr;      /* per module var */
 	uint32_t epoch;           /* barriers completed by the block */
