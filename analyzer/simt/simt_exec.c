@@ -1665,6 +1665,21 @@ static inline void fill_u32(uint32_t *d, uint32_t v, uint32_t n)
 #endif
 }
 
+/* Fills n lanes from d with v. */
+static inline void fill_u64(uint64_t *d, uint64_t v, uint32_t n)
+{
+#if RUN_SSE2
+	__m128i x = _mm_set1_epi64x((long long)v);
+	for (uint32_t i = 0; i < n; i += 4) {
+		_mm_storeu_si128((__m128i *)(d + i), x);
+		_mm_storeu_si128((__m128i *)(d + i + 2), x);
+	}
+#else
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = v;
+#endif
+}
+
 /* load_groups' test of n neighbouring words: each written before the
  * last barrier (epoch). */
 static inline bool run_written(const uint8_t *written, const uint32_t *wepoch, uint32_t epoch, uint32_t n)
@@ -1826,15 +1841,8 @@ static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim
 		 * they are that long */
 		uint32_t k = 32 / ng;
 		if (k >= 4) {
-			for (uint32_t g = 0; g < ng; g++) {
-				uint64_t v = gv[g], *p = &lv[g * k];
-				for (uint32_t i = 0; i < k; i += 4) {
-					p[i] = v;
-					p[i + 1] = v;
-					p[i + 2] = v;
-					p[i + 3] = v;
-				}
-			}
+			for (uint32_t g = 0; g < ng; g++)
+				fill_u64(&lv[g * k], gv[g], k);
 		} else {
 			for (uint32_t l = 0; l < 32; l++)
 				lv[l] = gv[l / k];
