@@ -1689,9 +1689,15 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 	if (bar_k == UINT32_MAX || bar_k <= pc)
 		return false;
 	bool own = win && !resume;   /* (bar_k is the window's lim) */
-	if (own && tl->j != UINT32_MAX && tl->j >= pc && !w->done[tl->j])
-		return false;
-	for (uint32_t j = pc; j < bar_k; j++)
+	uint32_t j = pc;
+	if (own && tl->j != UINT32_MAX && tl->j >= pc) {
+		if (!w->done[tl->j])
+			return false;
+		/* (the ones before it that the top has not passed are done or
+		 * register-only still: done ones stay so until the top passes) */
+		j = tl->j + 1;
+	}
+	for (; j < bar_k; j++)
 		if (!w->done[j] && !s->ins[j].reg_only) {
 			if (own)
 				tl->j = j;

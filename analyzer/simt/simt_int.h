@@ -271,9 +271,11 @@ enum sim_wstate { W_READY, W_BARRIER, W_DONE };
  * nothing that a change of the window can change, the barrier, then
  * instructions done and a back edge it followed (edge, UINT32_MAX none):
  * up to instruction k (UINT32_MAX: not known), n instructions after
- * lim, where the scan's end was end; stop: the scan stops at k. j: a
- * pending instruction of the window, not register-only, which keeps the
- * barrier behind it (UINT32_MAX: none known). Kept while the window is:
+ * lim, where the scan's end was end; stop: the scan stops at k. j: the
+ * window's first instruction, not register-only, that was pending when
+ * a scan looked, which kept the barrier behind it (UINT32_MAX: none
+ * known; the ones before it were done or register-only). Kept while the
+ * window is:
  * its instructions only leave it (hazards only go), the top only moves
  * on within it, and what the scan passed stays done until the top
  * reaches it. (Not in struct sim_warp: gcc's code for run() turned out
