@@ -89,6 +89,7 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	                                              "shared_wavefronts", "lsu_sectors", "shfl", "barrier",
 	                                              "branch"};
 	double sub = a->subpartitions ? a->subpartitions : 4;
+	s->nsched = a->subpartitions && a->subpartitions < 4 ? a->subpartitions : 4;
 	for (int p = 0; p < P_COUNT; p++) {
 		s->lat[p] = metric(a->latency, a->nlatency, lat_names[p], 4);
 		double tp = metric(a->throughput, a->nthroughput, tp_names[p], 32 * sub);
@@ -834,10 +835,8 @@ SIM_HOT bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 /* The warps of w's scheduler (sched), w aside, that wait after a branch. */
 static uint64_t branch_waiters(const struct sim *s, const struct sim_warp *w, unsigned sched)
 {
-	uint32_t nsched = s->opt->arch->subpartitions ? s->opt->arch->subpartitions : 4;
-	if (nsched > 4)
-		nsched = 4;
 	uint64_t n = 0;
+	uint32_t nsched = s->nsched;
 	for (uint32_t i = sched; i < s->nwarps; i += nsched) {
 		const struct sim_warp *o = &s->w[i];
 		n += o != w && o->state == W_READY && o->resume > s->cycle && o->resume_why == PX_STALL_BRANCH;
@@ -1781,9 +1780,7 @@ static void acct_move(struct sim *s, struct acct *a, uint32_t i, int32_t l)
 
 __attribute__((noinline)) static void run(struct sim *s)
 {
-	uint32_t nsched = s->opt->arch->subpartitions ? s->opt->arch->subpartitions : 4;
-	if (nsched > 4)
-		nsched = 4;
+	uint32_t nsched = s->nsched;
 	uint32_t rr[4] = {0, 0, 0, 0}, nw_of[4];
 	for (uint32_t sc = 0; sc < nsched; sc++)
 		nw_of[sc] = (s->nwarps + nsched - 1 - sc) / nsched;   /* warps of scheduler sc */

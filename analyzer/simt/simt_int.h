@@ -376,6 +376,7 @@ struct sim {
 	uint32_t *slot_base; uint32_t nslots;
 	uint32_t *block_start;    /* block -> first instruction */
 	struct sim_warp *w; uint32_t nwarps;
+	uint32_t nsched;          /* warp schedulers (the arch's subpartitions, 1 to 4): warp i is scheduler i % nsched's */
 	uint32_t block[3], nthreads;
 	uint64_t *param_val; bool *param_known;   /* per parameter */
 	uint64_t *param_off;      /* byte offset of each parameter in the param space */
