@@ -88,20 +88,11 @@ static inline void mark(struct sim_l1 *c, uint32_t st, bool on)
 	c->scnt[k / SIM_L1_SUPER] += on ? 1 : (uint32_t)-1;
 }
 
-/* The bits of x (no popcnt instruction in the baseline x86-64). */
-static inline uint32_t bit_count(uint64_t x)
-{
-	x -= (x >> 1) & 0x5555555555555555ull;
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
-}
-
 /* The marks at stamps after st (st <= c->t: none after c->t). */
 static uint32_t marks_after(const struct sim_l1 *c, uint32_t st)
 {
 	uint32_t k = st / 64, tk = c->t / 64, sk = k / SIM_L1_SUPER, tsk = tk / SIM_L1_SUPER;
-	uint32_t n = bit_count(c->bits[k] & ~((2ull << (st % 64)) - 1));
+	uint32_t n = sim_popcount(c->bits[k] & ~((2ull << (st % 64)) - 1));
 	uint32_t end = sk == tsk ? tk : (sk + 1) * SIM_L1_SUPER - 1;
 	for (uint32_t i = k + 1; i <= end; i++)
 		n += c->mcnt[i];
@@ -206,8 +197,8 @@ SIM_HOT bool l1_touch(struct sim_l1 *c, uint64_t line)
 
 /* Touches the lines of an access in the L1 (unless .cg) and the L2: the
  * latency of the slowest (at least the L1's). Stores allocate in the L1
- * (write-through): they take its lines from the loads (simt_cache.c);
- * .cg ones stop at the L2. */
+ * (write-through): they take its lines from the loads (the soft edge
+ * above); .cg ones stop at the L2. */
 double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg)
 {
 	double worst = s->lat_l1;
