@@ -144,14 +144,9 @@ static inline const struct sim_page *page_get(const struct sim_mem *m, uint64_t 
 {
 	if (!m->n)
 		return NULL;
-	uint64_t key = word / SIM_PAGE_WORDS + 1;
-	for (uint64_t h = slot_hash(key);; h++) {
-		const struct sim_page *p = &m->p[h & (m->cap - 1)];
-		if (p->key == key)
-			return p;
-		if (!p->key)
-			return NULL;
-	}
+	void *t = m->p;   /* (slot_find changes them only when it inserts) */
+	uint64_t n = m->n, cap = m->cap;
+	return slot_find(&t, &n, &cap, sizeof *m->p, word / SIM_PAGE_WORDS + 1, false);
 }
 
 void sim_mem_free(struct sim_mem *m)
