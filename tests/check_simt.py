@@ -140,6 +140,13 @@ SETS = [
 # 67% slow at 1024 threads (rd_skip6, rd_div; without the rule -42% and
 # -29%). The rule as it is now (3 cycles for each other warp of the
 # scheduler waiting after a branch) was fitted with rd_probe as well.
+# idiv_probe (measured on an H100, probes/idiv_probe_gpu.txt) times what
+# ptxas expands into sequences, after the fifth held-out set's compact_loop
+# (a rem.u32 by a ballot's count) came out 53% to 60% fast: integer
+# division and remainder by a register, IEEE div.rn.f32 and sqrt.rn.f32.
+# The model of 5879e22 had charged each as one instruction of its pipe and
+# was 40% to 86% fast on all 21 loops (probes/idiv_probe_predicted.jsonl);
+# latency.idiv* / fdiv / fsqrt and throughput.*_issue of sm_90 come from it.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -147,6 +154,7 @@ PROBES = [
     ('probes/l2bw_probe.jsonl', 'probes/l2bw_probe.sm_90.ptx', 'probe l2bw'),
     ('probes/l1miss_probe.jsonl', 'probes/l1miss_probe.sm_90.ptx', 'probe l1miss'),
     ('probes/rd_probe.jsonl', 'probes/rd_probe.sm_90.ptx', 'probe rd'),
+    ('probes/idiv_probe.jsonl', 'probes/idiv_probe.sm_90.ptx', 'probe idiv'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

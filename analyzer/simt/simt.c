@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 and 5). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 314, .median = 0.061,
+	.loops = 335, .median = 0.053,
 	.held_out = 48, .held_out_median = 0.197, .held_out_p90 = 1.83, .held_out_worst = 6.85,
 	.held_out_fast = 29,
 };
@@ -108,6 +108,18 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->redirect = rd > 0 ? (uint64_t)(rd + 0.5) : 0;
 	double sq = metric(a->throughput, a->nthroughput, "shared_store_queue", 0);
 	s->st_queue = sq > 0 ? (uint64_t)(sq + 0.5) : 0;
+	/* what ptxas expands (enum sim_expand): latency.NAME, the result's
+	 * cycles, and throughput.NAME_issue, the scheduler's cycles a
+	 * warp-instruction; no latency entry: the pipe's cost */
+	static const char *const ex_names[EX_COUNT] = {"", "idiv", "idiv_signed", "idiv_invariant", "idiv64",
+	                                                "fdiv", "fsqrt"};
+	for (int e = 1; e < EX_COUNT; e++) {
+		char nm[48];
+		s->ex_lat[e] = metric(a->latency, a->nlatency, ex_names[e], 0);
+		snprintf(nm, sizeof nm, "%s_issue", ex_names[e]);
+		double iss = metric(a->throughput, a->nthroughput, nm, 1);
+		s->ex_issue[e] = iss > 1 ? (uint64_t)(iss + 0.5) : 1;
+	}
 	s->lsu_sectors_per_clk = metric(a->throughput, a->nthroughput, "lsu_sectors", 4);
 	if (s->lsu_sectors_per_clk <= 0)
 		s->lsu_sectors_per_clk = 4;
@@ -699,6 +711,18 @@ static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uin
 	return taken | (take ? unk : 0);
 }
 
+/* Scheduler sched issues the rest of an expanded instruction's sequence
+ * (enum sim_expand) for n cycles from now: its own pipes are busy so
+ * long (the SM-wide MIO and LSU are not: no other warp of the scheduler
+ * could issue to them either, but a lookahead load of its own goes on). */
+static void expand_issue(struct sim *s, unsigned sched, uint64_t n)
+{
+	uint64_t until = s->cycle + n;
+	for (unsigned p = 0; p < P_COUNT; p++)
+		if (p != P_SHARED && p != P_SHFL && p != P_GLOBAL && s->pipe_free[sched][p] < until)
+			s->pipe_free[sched][p] = until;
+}
+
 /* The scoreboard and the pipes after warp w issued si on scheduler sched
  * with result latency lat and issue cost occ. */
 SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
@@ -710,6 +734,8 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		uint64_t *fp = &s->pipe_free[sched][P_FP32];
 		*fp = (*fp > s->cycle ? *fp : s->cycle) + 2 * (uint64_t)(s->occ[P_FP32] + 0.5);
 	}
+	if (si->expand && s->ex_lat[si->expand] > 0)
+		lat = s->ex_lat[si->expand];
 	uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
 	bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
 	for (uint32_t d = 0; d < si->ndefs; d++) {
@@ -729,6 +755,8 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
 	else
 		s->pipe_free[sched][si->pipe] = s->cycle + o;
+	if (si->expand && s->ex_lat[si->expand] > 0)
+		expand_issue(s, sched, s->ex_issue[si->expand]);
 }
 
 /* Runs instruction pc of warp w as a free one (simt_fuse.c): its values

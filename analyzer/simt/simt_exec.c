@@ -182,7 +182,7 @@ static double bits_f64(uint64_t v)
 	return d;
 }
 
-static bool has_mod(const struct px_insn *in, const char *m)
+bool sim_has_mod(const struct px_insn *in, const char *m)
 {
 	size_t n = strlen(m);
 	const char *p = in->modtext.p, *e = p + in->modtext.n;
@@ -599,11 +599,11 @@ void sim_decode(struct sim *s)
 #undef X
 		};
 		for (uint32_t k = 0; k < PX_COUNTOF(modwords); k++)
-			if (has_mod(in, modwords[k]))
+			if (sim_has_mod(in, modwords[k]))
 				si->mw |= 1u << k;
-		si->rnd = has_mod(in, ".rz") ? 1 : has_mod(in, ".rm") ? 2 : has_mod(in, ".rp") ? 3
-		        : has_mod(in, ".rni") ? 4 : has_mod(in, ".rzi") ? 5 : has_mod(in, ".rmi") ? 6
-		        : has_mod(in, ".rpi") ? 7 : 0;
+		si->rnd = sim_has_mod(in, ".rz") ? 1 : sim_has_mod(in, ".rm") ? 2 : sim_has_mod(in, ".rp") ? 3
+		        : sim_has_mod(in, ".rni") ? 4 : sim_has_mod(in, ".rzi") ? 5 : sim_has_mod(in, ".rmi") ? 6
+		        : sim_has_mod(in, ".rpi") ? 7 : 0;
 		si->target = UINT32_MAX;
 		if (in->op == PX_OP_BRA && in->nopnds && in->opnds[in->nopnds - 1].kind == PX_OPND_SYM) {
 			px_str l = in->opnds[in->nopnds - 1].sym;

@@ -50,6 +50,11 @@
  *    loop-invariant shared loads showed the hoisting, the rule keeps to
  *    arithmetic because loads may alias stores in the loop).
  *
+ *  - expansions (mark_expansions): integer division and remainder by a
+ *    register and IEEE single-precision division and square root, which
+ *    ptxas writes as sequences; not free: sim.ex_lat and ex_issue (the
+ *    arch table's latency.idiv... and throughput.idiv_issue...) cost them.
+ *
  * A free instruction still executes (its values are needed) but takes no
  * scheduler slot, no pipe and no latency of its own: its results are ready
  * when its sources are. The fused consumer keeps its own cost. */
@@ -366,6 +371,56 @@ static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
  * ptxas makes the three one funnel shift (SHF.L.U32.HI: hash_loop's
  * (h << 5) | (h >> 27), simt_heldout4.sm_90.sass). The shr's index, -1
  * when not such a pair. */
+/* Whether register r has no definition inside loop l but hoisted ones. */
+static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t r, int32_t l)
+{
+	const struct px_func *f = s->f;
+	if (l < 0)
+		return false;
+	const struct px_loop *lp = &f->loops[l];
+	for (uint32_t q = rr->dstart[r]; q < rr->dstart[r + 1]; q++) {
+		uint32_t j = rr->dlist[q];
+		if (sim_loop_has_block(lp, f->insns[j].block) && !s->ins[j].hoisted)
+			return false;
+	}
+	return true;
+}
+
+/* The instructions ptxas expands into sequences (enum sim_expand):
+ * integer division and remainder by a register (by an immediate nvcc
+ * has already written the multiply-high sequence into the PTX; ptxas
+ * keeps the divisor's reciprocal out of a loop that does not change the
+ * divisor) and the IEEE single-precision division and square root
+ * (bench/gpu/simt/idiv_probe.cu). */
+static void mark_expansions(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		if ((in->op != PX_OP_DIV && in->op != PX_OP_REM && in->op != PX_OP_SQRT) || !in->ntypes)
+			continue;
+		enum px_type t = in->types[0];
+		char k = px_type_kind(t);
+		unsigned bits = px_type_bits(t);
+		uint8_t ex = EX_NONE;
+		if (k == 'f') {
+			if (t == PX_TYPE_F32 && !(in->mods & PX_MOD_APPROX) &&
+			    (sim_has_mod(in, ".rn") || sim_has_mod(in, ".rz") || sim_has_mod(in, ".rm") ||
+			     sim_has_mod(in, ".rp")))
+				ex = in->op == PX_OP_SQRT ? EX_FSQRT : EX_FDIV;
+		} else if (in->op != PX_OP_SQRT && in->nopnds == 3 && in->opnds[2].kind == PX_OPND_REG &&
+		           in->opnds[2].reg >= 0) {
+			if (bits == 64)
+				ex = EX_IDIV64;
+			else if (invariant_in(s, rr, in->opnds[2].reg, f->blocks[in->block].loop))
+				ex = EX_IDIV_INV;
+			else
+				ex = k == 's' ? EX_IDIV_S : EX_IDIV;
+		}
+		s->ins[i].expand = ex;
+	}
+}
+
 static int32_t funnel_partner(const struct px_func *f, const struct regrefs *rr, uint32_t i, uint32_t j)
 {
 	const struct px_insn *in = &f->insns[i], *c = &f->insns[j];
@@ -516,6 +571,7 @@ void sim_mark_free(struct sim *s)
 			}
 		}
 	}
+	mark_expansions(s, &rr);   /* (reads hoisted) */
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);

@@ -40,6 +40,20 @@ SIM_HOT uint32_t sim_popcount(uint64_t x)
 enum sim_pipe { P_ALU, P_IMAD, P_FP32, P_FP64, P_SFU, P_SHARED, P_GLOBAL, P_SHFL, P_BAR, P_BRANCH,
                 P_COUNT };
 
+/* PTX instructions ptxas expands into a sequence (simt_fuse.c's
+ * mark_expansions): their latency and the scheduler's issue cycles come
+ * from the arch table (sim.ex_lat, ex_issue) instead of their pipe's. */
+enum sim_expand {
+	EX_NONE,
+	EX_IDIV,       /* integer div/rem by a register, 32-bit unsigned */
+	EX_IDIV_S,     /* ... 32-bit (or narrower) signed */
+	EX_IDIV_INV,   /* ... 32-bit, by a register the innermost loop does not change */
+	EX_IDIV64,     /* ... 64-bit (a call) */
+	EX_FDIV,       /* div.rn/rz/rm/rp.f32 (IEEE) */
+	EX_FSQRT,      /* sqrt.rn/rz/rm/rp.f32 (IEEE) */
+	EX_COUNT
+};
+
 /* How sim_exec runs an instruction (decoded once from its opcode, types
  * and modifiers). */
 enum sim_ek {
@@ -99,6 +113,7 @@ struct sim_insn {
 	uint8_t ifconv;    /* a branch over a region ptxas predicates (simt_fuse.c) */
 	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
+	uint8_t expand;    /* enum sim_expand: a sequence in SASS (simt_fuse.c) */
 	bool src_regs;     /* op[1..nop-1]: 1 to 3 registers without negation (read in place) */
 	bool dst_alone;    /* op[0] a register that no source names (written in place) */
 	bool guarded;      /* it has a guard predicate (px_insn.guard >= 0) */
@@ -411,6 +426,11 @@ struct sim {
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint64_t redirect;         /* a forward taken branch's wait per other warp waiting after a branch (latency.branch_redirect) */
 	uint64_t st_queue;         /* cycles of MIO backlog a shared store may issue into (throughput.shared_store_queue) */
+	/* per enum sim_expand: the result's latency (0: the class is not
+	 * modelled, the pipe's cost stands) and the cycles the scheduler
+	 * spends issuing the sequence (its own pipes are busy as long) */
+	double ex_lat[EX_COUNT];
+	uint64_t ex_issue[EX_COUNT];
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
@@ -461,6 +481,8 @@ static inline uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct
 	return sim_guard_pred(s, w, si, mask, unknown);
 }
 void sim_note(struct sim *s, uint32_t pc, const char *fmt, ...) PX_PRINTF(3, 4);
+/* Whether instruction in carries modifier word m (".rn"). */
+bool sim_has_mod(const struct px_insn *in, const char *m);
 /* The membermask operand o of a .sync warp operation (or bar.warp.sync)
  * that the lanes in mask run at pc, checked against them and against the
  * lanes that exited (shuffle-mask violations; an unknown mask is not
