@@ -8,8 +8,9 @@
 // expansion on the chain), one with a divisor the loop does not change
 // (ptxas can keep the reciprocal out of the loop), signed division, 64-bit
 // division, four independent chains per thread (the issue cost, at many
-// warps), and the IEEE single-precision division and square root, which
-// ptxas expands too. Run with `sh bench/gpu/simt/heldout.sh idiv_probe`, judged
+// warps), and the IEEE single-precision division, square root and
+// reciprocal and double-precision division and square root, which ptxas
+// expands too. Run with `sh bench/gpu/simt/heldout.sh idiv_probe`, judged
 // by tests/check_simt.py with the other probes (tests/fixtures/simt/probes/).
 // Same method as the held-out sets (loop_host.cuh): one block, clock64()
 // around the loop, (T(2n) - T(n)) / n; values from indices only.
@@ -103,6 +104,39 @@ __global__ void fsqrt_chain(float *o, long long *t, int n) {
 	o[threadIdx.x] = x;
 }
 
+// IEEE single-precision reciprocal (rcp.rn.f32, what 1.0f / x is without
+// fast math) on a chain
+__global__ void frcp_chain(float *o, long long *t, int n) {
+	float x = 1.0f + (float)threadIdx.x * 0.001f;
+	START();
+	for (int i = 0; i < n; i++)
+		x = 1.0f / (x + 1.5f);
+	STOP(t);
+	o[threadIdx.x] = x;
+}
+
+// double-precision division (div.rn.f64: MUFU.RCP64H, DFMA refinement, a
+// call for hard cases) on a chain
+__global__ void ddiv_chain(double *o, long long *t, int n) {
+	double x = 1.0 + (double)threadIdx.x * 0.001;
+	START();
+	for (int i = 0; i < n; i++)
+		x = x / (1.5 + (double)(i & 7)) + 0.25;
+	STOP(t);
+	o[threadIdx.x] = x;
+}
+
+// double-precision square root (sqrt.rn.f64: MUFU.RSQ64H, DFMA refinement)
+// on a chain
+__global__ void dsqrt_chain(double *o, long long *t, int n) {
+	double x = 1.0 + (double)threadIdx.x * 0.001;
+	START();
+	for (int i = 0; i < n; i++)
+		x = sqrt(x + 2.0);
+	STOP(t);
+	o[threadIdx.x] = x;
+}
+
 // ---- host ----
 #include "loop_host.cuh"
 
@@ -118,6 +152,9 @@ int main(void) {
 		MEASURE(L("rem_var4"), rem_var4, blk, 256, 2, "", (unsigned *)buf2, dt, nn);
 		MEASURE(L("fdiv_chain"), fdiv_chain, blk, 256, 2, "", (float *)buf2, dt, nn);
 		MEASURE(L("fsqrt_chain"), fsqrt_chain, blk, 256, 2, "", (float *)buf2, dt, nn);
+		MEASURE(L("frcp_chain"), frcp_chain, blk, 256, 2, "", (float *)buf2, dt, nn);
+		MEASURE(L("ddiv_chain"), ddiv_chain, blk, 256, 2, "", (double *)buf2, dt, nn);
+		MEASURE(L("dsqrt_chain"), dsqrt_chain, blk, 256, 2, "", (double *)buf2, dt, nn);
 	}
 	return 0;
 }
