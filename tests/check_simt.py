@@ -143,10 +143,12 @@ SETS = [
 # idiv_probe (measured on an H100, probes/idiv_probe_gpu.txt) times what
 # ptxas expands into sequences, after the fifth held-out set's compact_loop
 # (a rem.u32 by a ballot's count) came out 53% to 60% fast: integer
-# division and remainder by a register, IEEE div.rn.f32 and sqrt.rn.f32.
-# The model of 5879e22 had charged each as one instruction of its pipe and
-# was 40% to 86% fast on all 21 loops (probes/idiv_probe_predicted.jsonl);
-# latency.idiv* / fdiv / fsqrt and throughput.*_issue of sm_90 come from it.
+# division and remainder by a register, IEEE div.rn.f32, sqrt.rn.f32 and
+# rcp.rn.f32, div.rn.f64 and sqrt.rn.f64. The model of 5879e22 (62ba12e for
+# the last three) had charged each as one instruction of its pipe and was
+# 40% to 86% fast on all 30 loops (probes/idiv_probe_predicted.jsonl);
+# latency.idiv* / fdiv / fsqrt / frcp / ddiv / dsqrt and
+# throughput.*_issue of sm_90 come from it.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),

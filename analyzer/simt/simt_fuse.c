@@ -54,8 +54,8 @@
  *    loop-invariant shared loads showed the hoisting, the rule keeps to
  *    arithmetic because loads may alias stores in the loop).
  *  - expansions (mark_expansions): integer division and remainder by a
- *    register and IEEE single-precision division and square root, which
- *    ptxas writes as sequences; not free: sim.ex_lat and ex_issue (the
+ *    register, IEEE division and square root, single-precision reciprocal,
+ *    which ptxas writes as sequences; not free: sim.ex_lat and ex_issue (the
  *    arch table's latency.idiv... and throughput.idiv_issue...) cost them.
  *
  * A free instruction still executes (its values are needed) but takes no
@@ -397,25 +397,30 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
  * integer division and remainder by a register (by an immediate nvcc
  * has already written the multiply-high sequence into the PTX; ptxas
  * keeps the divisor's reciprocal out of a loop that does not change the
- * divisor) and the IEEE single-precision division and square root
- * (bench/gpu/simt/idiv_probe.cu). */
+ * divisor), the IEEE single-precision division, square root and
+ * reciprocal and the double-precision division and square root
+ * (bench/gpu/simt/idiv_probe.cu; rcp.rn.f64 was not measured). */
 static void mark_expansions(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
-		if ((in->op != PX_OP_DIV && in->op != PX_OP_REM && in->op != PX_OP_SQRT) || !in->ntypes)
+		if ((in->op != PX_OP_DIV && in->op != PX_OP_REM && in->op != PX_OP_SQRT && in->op != PX_OP_RCP) ||
+		    !in->ntypes)
 			continue;
 		enum px_type t = in->types[0];
 		char k = px_type_kind(t);
 		unsigned bits = px_type_bits(t);
 		uint8_t ex = EX_NONE;
 		if (k == 'f') {
-			if (t == PX_TYPE_F32 && !(in->mods & PX_MOD_APPROX) &&
-			    (sim_has_mod(in, ".rn") || sim_has_mod(in, ".rz") || sim_has_mod(in, ".rm") ||
-			     sim_has_mod(in, ".rp")))
-				ex = in->op == PX_OP_SQRT ? EX_FSQRT : EX_FDIV;
-		} else if (in->op != PX_OP_SQRT && in->nopnds == 3 && in->opnds[2].kind == PX_OPND_REG &&
+			bool ieee = !(in->mods & PX_MOD_APPROX) && (sim_has_mod(in, ".rn") || sim_has_mod(in, ".rz") ||
+			                                            sim_has_mod(in, ".rm") || sim_has_mod(in, ".rp"));
+			if (ieee && t == PX_TYPE_F32)
+				ex = in->op == PX_OP_SQRT ? EX_FSQRT : in->op == PX_OP_RCP ? EX_FRCP : EX_FDIV;
+			else if (ieee && t == PX_TYPE_F64 && in->op != PX_OP_RCP)
+				ex = in->op == PX_OP_SQRT ? EX_DSQRT : EX_DDIV;
+		} else if ((in->op == PX_OP_DIV || in->op == PX_OP_REM) && in->nopnds == 3 &&
+		           in->opnds[2].kind == PX_OPND_REG &&
 		           in->opnds[2].reg >= 0) {
 			if (bits == 64)
 				ex = EX_IDIV64;

@@ -51,6 +51,9 @@ enum sim_expand {
 	EX_IDIV64,     /* ... 64-bit (a call) */
 	EX_FDIV,       /* div.rn/rz/rm/rp.f32 (IEEE) */
 	EX_FSQRT,      /* sqrt.rn/rz/rm/rp.f32 (IEEE) */
+	EX_FRCP,       /* rcp.rn/rz/rm/rp.f32 (IEEE) */
+	EX_DDIV,       /* div.rn/rz/rm/rp.f64 */
+	EX_DSQRT,      /* sqrt.rn/rz/rm/rp.f64 */
 	EX_COUNT
 };
 
