@@ -4,9 +4,9 @@
 # records its loop timings into $OUT/NAME.jsonl (twice: NAME_2.jsonl), its
 # PTX and SASS next to them. Run through the device tool from the repository
 # root:   sh bench/gpu/simt/heldout.sh [NAME]
-# The committed fixtures: tests/fixtures/simt/heldout/, heldout3/ and heldout4/, and
-# probes/ for dc_probe and div_probe (the
-# measurements, the PTX the simulator reads, the SASS, gpu.txt).
+# The committed fixtures: tests/fixtures/simt/heldout/, heldout3/, heldout4/ and
+# heldout5/, and probes/ for the *_probe.cu programs (the measurements, the
+# PTX the simulator reads, the SASS, gpu.txt; idiv_probe_gpu.txt).
 set -e
 OUT=${OUT:-/tmp}
 N=${1:-simt_heldout}
