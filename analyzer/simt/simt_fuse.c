@@ -369,11 +369,6 @@ static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
 	free(cand);
 }
 
-/* shl.b32 i (by an immediate k) whose only use j is a 32-bit or/add/xor
- * of it and a shr.b32/u32 by 32 - k used by j alone, in the same block:
- * ptxas makes the three one funnel shift (SHF.L.U32.HI: hash_loop's
- * (h << 5) | (h >> 27), simt_heldout4.sm_90.sass). The shr's index, -1
- * when not such a pair. */
 /* Whether register r has no definition inside loop l but hoisted ones. */
 static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t r, int32_t l)
 {
@@ -433,6 +428,11 @@ static void mark_expansions(struct sim *s, const struct regrefs *rr)
 	}
 }
 
+/* shl.b32 i (by an immediate k) whose only use j is a 32-bit or/add/xor
+ * of it and a shr.b32/u32 by 32 - k used by j alone, in the same block:
+ * ptxas makes the three one funnel shift (SHF.L.U32.HI: hash_loop's
+ * (h << 5) | (h >> 27), simt_heldout4.sm_90.sass). The shr's index, -1
+ * when not such a pair. */
 static int32_t funnel_partner(const struct px_func *f, const struct regrefs *rr, uint32_t i, uint32_t j)
 {
 	const struct px_insn *in = &f->insns[i], *c = &f->insns[j];
@@ -570,11 +570,7 @@ void sim_mark_free(struct sim *s)
 					const int32_t *u = px_func_uses(f, i, &n);
 					bool inv = true;
 					for (uint32_t k = 0; k < n && inv; k++)
-						for (uint32_t q = rr.dstart[u[k]]; q < rr.dstart[u[k] + 1] && inv; q++) {
-							uint32_t j = rr.dlist[q];
-							if (sim_loop_has_block(lp, f->insns[j].block) && !s->ins[j].hoisted)
-								inv = false;
-						}
+						inv = invariant_in(s, &rr, u[k], (int32_t)l);
 					if (inv) {
 						si->hoisted = 1;
 						si->free = 1;
