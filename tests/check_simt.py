@@ -68,11 +68,11 @@ H100 (the committed PTX is the one the predictions read; the device's
 differs in the .file path only): "held-out 5", median 39% and 10 of its
 24 loops within 35%. Its misses: clip_sum_loop +474% to +685% (ptxas
 predicates each if/else diamond of the 4-times unrolled body, so its four
-loads issue together, where the model stops its lookahead at each
-diamond; and the data is in L2 from the launches before, where the model
-takes a line no launch touched as a DRAM access), compact_loop -53% to
--60% and switch_loop -36% to -53% (too fast), skip_work_loop +37% to +42%
-at 128 and 256 threads.
+loads issue together, where the model's warp splits at each diamond and
+its lookahead stops where the sides rejoin; and the data is in L2 from
+the launches before, where the model takes a line no launch touched as a
+DRAM access), compact_loop -53% to -60% and switch_loop -36% to -53% (too
+fast), skip_work_loop +37% to +42% at 128 and 256 threads.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
