@@ -149,6 +149,16 @@ SETS = [
 # 40% to 86% fast on all 30 loops (probes/idiv_probe_predicted.jsonl);
 # latency.idiv* / fdiv / fsqrt / frcp / ddiv / dsqrt and
 # throughput.*_issue of sm_90 come from it.
+# sw_probe (H100; predictions committed first, probes/sw_probe_predicted.jsonl,
+# model 0cb073c) takes switch_loop apart: four cases by lane and by warp,
+# with and without a square root, two and eight cases. It showed that a
+# branch after an expanded instruction waits for its sequence (the root
+# before the next case's tests: sw4_uni_sqrt 93 cycles a step against 76
+# without the root; the model had charged 3.75) and that ptxas folds a
+# two-way select into predicated FFMAs (sw2_div 9.9 measured, 15.3
+# predicted). An eight-way switch by lane (sw8_div: 507 cycles a step at
+# 32 and 128 threads, 266 predicted) is still 47% fast: its lanes pass
+# three to four levels of divergent compares each.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -157,6 +167,7 @@ PROBES = [
     ('probes/l1miss_probe.jsonl', 'probes/l1miss_probe.sm_90.ptx', 'probe l1miss'),
     ('probes/rd_probe.jsonl', 'probes/rd_probe.sm_90.ptx', 'probe rd'),
     ('probes/idiv_probe.jsonl', 'probes/idiv_probe.sm_90.ptx', 'probe idiv'),
+    ('probes/sw_probe.jsonl', 'probes/sw_probe.sm_90.ptx', 'probe sw'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

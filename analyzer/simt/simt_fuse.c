@@ -53,6 +53,9 @@
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
  *    loop-invariant shared loads showed the hoisting, the rule keeps to
  *    arithmetic because loads may alias stores in the loop).
+ *  - selects (mark_selects): a selp of two values only it reads, each
+ *    computed in its block by one arithmetic instruction (ptxas writes the
+ *    second over the first under the predicate).
  *  - expansions (mark_expansions): integer division and remainder by a
  *    register, IEEE division and square root, single-precision reciprocal,
  *    which ptxas writes as sequences; not free: sim.ex_lat and ex_issue (the
@@ -388,6 +391,37 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
  * predicates under a warp-uniform condition (the file's comment). */
 #define UNIFORM_IFCONV 7
 
+/* A selp of two values that only it uses, each computed by an arithmetic
+ * instruction earlier in its block: ptxas computes one into the result's
+ * register and the other over it under the predicate (sw_probe's sw2_div:
+ * FFMA R11, ...; @!P1 FFMA R11, ...; no FSEL), so the select is free. */
+static void mark_selects(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		if (in->op != PX_OP_SELP || in->nopnds != 4 || in->guard >= 0 || s->ins[i].free)
+			continue;
+		bool ok = true;
+		for (uint32_t k = 1; k <= 2 && ok; k++) {
+			const struct px_operand *o = &in->opnds[k];
+			ok = o->kind == PX_OPND_REG && o->reg >= 0 && rr->ustart[o->reg + 1] - rr->ustart[o->reg] == 1 &&
+			     rr->dstart[o->reg + 1] - rr->dstart[o->reg] == 1;
+			if (!ok)
+				break;
+			uint32_t j = rr->dlist[rr->dstart[o->reg]];
+			unsigned fl = px_opcode_flags(f->insns[j].op);
+			ok = j < i && f->insns[j].block == in->block && f->insns[j].guard < 0 && !s->ins[j].free &&
+			     !(fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BRANCH | PX_OPF_CALL |
+			             PX_OPF_BARRIER | PX_OPF_WARP)) &&
+			     (s->ins[j].pipe == P_ALU || s->ins[j].pipe == P_IMAD || s->ins[j].pipe == P_FP32 ||
+			      s->ins[j].pipe == P_FP64);
+		}
+		if (ok)
+			s->ins[i].free = 1;
+	}
+}
+
 /* The instructions ptxas expands into sequences (enum sim_expand):
  * integer division and remainder by a register (by an immediate nvcc
  * has already written the multiply-high sequence into the PTX; ptxas
@@ -525,6 +559,7 @@ void sim_mark_free(struct sim *s)
 			si->free = 1;
 	}
 	mark_vector_loads(s, &rr);
+	mark_selects(s, &rr);
 	/* if-conversion */
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];

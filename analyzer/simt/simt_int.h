@@ -434,6 +434,10 @@ struct sim {
 	 * spends issuing the sequence (its own pipes are busy as long) */
 	double ex_lat[EX_COUNT];
 	uint64_t ex_issue[EX_COUNT];
+	/* per warp: the cycle the last expanded instruction it issued has
+	 * issued its whole sequence (its result's latency less an FP32
+	 * instruction's): the warp's next branch waits for it */
+	uint64_t *ex_done;
 	uint32_t misses_per_warp;
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
