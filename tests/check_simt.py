@@ -156,9 +156,9 @@ SETS = [
 # before the next case's tests: sw4_uni_sqrt 93 cycles a step against 76
 # without the root; the model had charged 3.75) and that ptxas folds a
 # two-way select into predicated FFMAs (sw2_div 9.9 measured, 15.3
-# predicted). An eight-way switch by lane (sw8_div: 507 cycles a step at
-# 32 and 128 threads, 266 predicted) is still 47% fast: its lanes pass
-# three to four levels of divergent compares each.
+# predicted). And a diverged warp pays for going on with its next path
+# (sw4_div: three paths a step, 28% fast without; sw8_div, eight cases,
+# 47%): latency.path_switch, 24, fitted to it (sw8_div -30% with it).
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
