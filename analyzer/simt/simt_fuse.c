@@ -55,7 +55,8 @@
  *    arithmetic because loads may alias stores in the loop).
  *  - selects (mark_selects): a selp of two values only it reads, each
  *    computed in its block by one arithmetic instruction (ptxas writes the
- *    second over the first under the predicate).
+ *    second over the first under the predicate), unless its predicate is
+ *    computed from what the values are computed from (pred_on_chain).
  *  - expansions (mark_expansions): integer division and remainder by a
  *    register, IEEE division and square root, single-precision reciprocal,
  *    which ptxas writes as sequences; not free: sim.ex_lat and ex_issue (the
