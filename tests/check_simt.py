@@ -81,7 +81,7 @@ predictions committed (model bd862c2), before its first measurement on an
 H100: "held-out 6", median 15.3%, 17 of 18 within 35%, 14 predicted fast.
 Its miss, poly_select_loop/128 -41%, was the select rule: a select whose
 predicate comes from the selected values' own chain is not free (it is
-now, with pred_on_chain in simt_fuse.c: -15%).
+charged now, pred_on_chain in simt_fuse.c: -15%).
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -166,7 +166,7 @@ SETS = [
 # with and without a square root, two and eight cases. It showed that a
 # branch after an expanded instruction waits for its sequence (the root
 # before the next case's tests: sw4_uni_sqrt 93 cycles a step against 76
-# without the root; the model had charged 3.75) and that ptxas folds a
+# without the root; the model had charged 3.75 more) and that ptxas folds a
 # two-way select into predicated FFMAs (sw2_div 9.9 measured, 15.3
 # predicted). And a diverged warp pays for going on with its next path
 # (sw4_div: three paths a step, 28% fast without; sw8_div, eight cases,
