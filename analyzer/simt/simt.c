@@ -107,7 +107,7 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	double rd = metric(a->latency, a->nlatency, "branch_redirect", 0);
 	s->redirect = rd > 0 ? (uint64_t)(rd + 0.5) : 0;
 	double ps = metric(a->latency, a->nlatency, "path_switch", 0);
-	s->switch_cost = ps > 0 ? (uint64_t)(ps + 0.5) : 0;
+	s->path_switch = ps > 0 ? (uint64_t)(ps + 0.5) : 0;
 	double sq = metric(a->throughput, a->nthroughput, "shared_store_queue", 0);
 	s->st_queue = sq > 0 ? (uint64_t)(sq + 0.5) : 0;
 	/* what ptxas expands (enum sim_expand): latency.NAME, the result's
@@ -610,10 +610,10 @@ SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 			 * one waits latency.path_switch cycles (sw_probe: a switch
 			 * whose lanes take four cases, three paths, is 28% fast
 			 * without it at one and four warps; 24 gives 0.0%) */
-			if (done_path && w->nstk && s->switch_cost) {
+			if (done_path && w->nstk && s->path_switch) {
 				struct sim_frame *o = &w->stk[w->nstk - 1];
 				if (o->rpc == rpc && o->pc != rpc && (o->mask & ~w->exited)) {
-					uint64_t r = s->cycle + s->switch_cost;
+					uint64_t r = s->cycle + s->path_switch;
 					if (r > w->resume) {
 						w->resume = r;
 						w->resume_why = PX_STALL_BRANCH;
@@ -756,7 +756,9 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 	}
 	if (si->expand && s->ex_lat[si->expand] > 0) {
 		lat = s->ex_lat[si->expand];
-		uint64_t seq = s->cycle + (uint64_t)(lat - s->lat[P_FP32] + 0.5);
+		/* (a table's latency shorter than an FP32 instruction's: done at once) */
+		double tail = lat > s->lat[P_FP32] ? lat - s->lat[P_FP32] : 0;
+		uint64_t seq = s->cycle + (uint64_t)(tail + 0.5);
 		if (seq > s->ex_done[w->id])
 			s->ex_done[w->id] = seq;
 	}

@@ -495,8 +495,7 @@ static void mark_expansions(struct sim *s, const struct regrefs *rr)
 			else if (ieee && t == PX_TYPE_F64 && in->op != PX_OP_RCP)
 				ex = in->op == PX_OP_SQRT ? EX_DSQRT : EX_DDIV;
 		} else if ((in->op == PX_OP_DIV || in->op == PX_OP_REM) && in->nopnds == 3 &&
-		           in->opnds[2].kind == PX_OPND_REG &&
-		           in->opnds[2].reg >= 0) {
+		           in->opnds[2].kind == PX_OPND_REG && in->opnds[2].reg >= 0) {
 			if (bits == 64)
 				ex = EX_IDIV64;
 			else if (invariant_in(s, rr, in->opnds[2].reg, f->blocks[in->block].loop))

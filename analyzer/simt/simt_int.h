@@ -427,7 +427,7 @@ struct sim {
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
-	uint64_t switch_cost;      /* a diverged warp's wait before its next path (latency.path_switch) */
+	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
 	uint64_t redirect;         /* a forward taken branch's wait per other warp waiting after a branch (latency.branch_redirect) */
 	uint64_t st_queue;         /* cycles of MIO backlog a shared store may issue into (throughput.shared_store_queue) */
 	/* per enum sim_expand: the result's latency (0: the class is not
