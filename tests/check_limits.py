@@ -218,6 +218,33 @@ def main():
             if p is not None:
                 check(p.returncode in (0, 1), 'lint CUDA %d nested braces: exit 0 or 1, got %d (%s)'
                       % (n, p.returncode, p.stderr[-300:]))
+    # an arch table whose latencies and throughputs are all 1e300 (the
+    # loader takes any finite non-negative number): the simulator counts
+    # them as 1e9 (METRIC_MAX in simt.c), the same answer as a table of 1e9
+    with tempfile.TemporaryDirectory() as td:
+        show = subprocess.run([exe, 'arch', 'show', 'sm_90'], capture_output=True, text=True).stdout
+        answers = {}
+        for big in ('1e300', '1000000000'):
+            os.makedirs(os.path.join(td, big), exist_ok=True)
+            lines, section = [], None
+            for line in show.split('\n'):
+                if not line.startswith(' '):
+                    section = line.split(':')[0]
+                elif section in ('latency', 'throughput') and ':' in line:
+                    line = line.split(':')[0] + ': ' + big
+                lines.append(line)
+            with open(os.path.join(td, big, 'sm_90.yaml'), 'w') as f:
+                f.write('\n'.join(lines))
+            env = dict(os.environ, PTXRAY_ARCH_PATH=os.path.join(td, big))
+            p = subprocess.run([exe, 'simt', os.path.join('tests', 'golden', 'simt', 'path_switch.ptx'),
+                                '--kernel', 'path_switch', '--block', '64', '--param', 'n=8', '--format', 'json'],
+                               capture_output=True, text=True, env=env, timeout=TIME_LIMIT)
+            check(p.returncode in (0, 1) and 'Sanitizer' not in p.stderr and 'runtime error' not in p.stderr,
+                  'simt with every latency and throughput %s: exit 0 or 1, no sanitizer report (%d, %s)'
+                  % (big, p.returncode, p.stderr[-300:]))
+            answers[big] = json.loads(p.stdout)['cycles'] if p.stdout else None
+        check(answers['1e300'] is not None and answers['1e300'] == answers['1000000000'],
+              'simt counts a table entry of 1e300 as 1e9: %s' % answers)
     return check.summary()
 
 

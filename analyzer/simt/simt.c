@@ -71,11 +71,16 @@ const char *px_simt_kind_name(unsigned k)
 	return k < PX_COUNTOF(n) ? n[k] : "?";
 }
 
+/* The largest latency or throughput a table's entry counts as: the arch
+ * loader takes any finite non-negative number, and the run turns them into
+ * cycle counts, which must not overflow (ptxray-arch(5)). */
+#define METRIC_MAX 1e9
+
 static double metric(const struct px_arch_metric *t, uint32_t n, const char *name, double dflt)
 {
 	for (uint32_t i = 0; i < n; i++)
 		if (strcmp(t[i].name, name) == 0)
-			return t[i].value;
+			return t[i].value < METRIC_MAX ? t[i].value : METRIC_MAX;
 	return dflt;
 }
 
