@@ -71,8 +71,9 @@ predicates each if/else diamond of the 4-times unrolled body, so its four
 loads issue together, where the model's warp splits at each diamond and
 its lookahead stops where the sides rejoin; and the data is in L2 from
 the launches before, where the model takes a line no launch touched as a
-DRAM access), compact_loop -53% to -60% and switch_loop -36% to -53% (too
-fast), skip_work_loop +37% to +42% at 128 and 256 threads.
+DRAM access; with the diamonds predicated since, +180% to +283%),
+compact_loop -53% to -60% and switch_loop -36% to -53% (too fast),
+skip_work_loop +37% to +42% at 128 and 256 threads.
 The sixth set, tests/fixtures/simt/heldout6/ (simt_heldout6.cu: the
 constructs this session's rules were fitted for, in kernels: a remainder
 by a parameter, sqrt and division, selects, a per-lane state machine, a

@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4, 5 and 6). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 380, .median = 0.055,
+	.loops = 380, .median = 0.057,
 	.held_out = 66, .held_out_median = 0.184, .held_out_p90 = 0.592, .held_out_worst = 6.85,
 	.held_out_fast = 43,
 };
@@ -795,6 +795,15 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 static void exec_free(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t active)
 {
 	const struct sim_insn *si = &s->ins[pc];
+	if (si->diamond == DM_SPLIT_TAKEN || si->diamond == DM_SPLIT_FALL) {
+		/* an if/else ptxas predicates: which lanes run its first side */
+		uint32_t taken = branch_taken(s, w, pc, active);
+		uint32_t one = si->diamond == DM_SPLIT_TAKEN ? taken : active & ~taken;
+		uint64_t *v = &w->val[(size_t)si->defs[0] * 32];
+		for (uint32_t l = 0; l < 32; l++)
+			v[l] = one >> l & 1;
+		w->unk[si->defs[0]] = 0;
+	}
 	uint32_t unk, g = sim_guard(s, w, si, active, &unk);
 	double lat = 0, occ = 0;
 	sim_exec(s, w, pc, g, &lat, &occ);
@@ -1180,7 +1189,7 @@ static void win_hazards(struct sim *s)
 		s->ins[k].hold = s->ins[k].holds = 0;
 	for (uint32_t k = 0; k < s->nins; k++) {
 		struct sim_insn *c = &s->ins[k];
-		uint32_t first = s->f->blocks[c->in->block].first;
+		uint32_t first = c->block_first;
 		for (uint32_t d = 1; d <= LOOKAHEAD && d <= k - first; d++) {
 			struct sim_insn *e = &s->ins[k - d];
 			if (shares_slot(e->defs, e->ndefs, c->uses, c->nuses) ||
@@ -2125,12 +2134,13 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		                si->pipe == P_BAR || si->pipe == P_BRANCH;
 		si->reg_only = reg_only(si);
 		si->mem_class = (uint8_t)mem_space_class(si);
+		si->block_first = b->first;
 		si->block_end = b->end;
 		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
 		si->back_edge = inner_back_edge(f, si);
 	}
-	win_hazards(&s);
-	sim_mark_free(&s);   /* (reads reg_only) */
+	sim_mark_free(&s);   /* (reads reg_only; adds the if/else statements' slots) */
+	win_hazards(&s);   /* (reads the runs mark_diamonds joined) */
 	s.ins_pipe = xmalloc(s.nins + 1);
 	for (uint32_t i = 0; i < s.nins; i++)
 		s.ins_pipe[i] = (uint8_t)(s.ins[i].pipe | (s.ins[i].free ? 0x80 : 0));

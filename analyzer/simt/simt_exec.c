@@ -1049,23 +1049,36 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 
 /* Guard: the lanes of mask whose guard holds; lanes whose guard is unknown
  * go to *unknown (and are not in the result). */
+/* Bit 0 of predicate slot's value, per lane (all 32; the loop: no
+ * branch, gcc vectorises it). */
+static uint32_t pred_lanes(const struct sim *s, const struct sim_warp *w, uint32_t slot)
+{
+	const uint64_t *v = &w->val[(size_t)slot * 32];
+	uint32_t bits = 0;
+#if PX_SIMT_HW_FMA
+	if (s->hw_fma)
+		return pred_bits_avx2(v);
+#else
+	(void)s;
+#endif
+	for (uint32_t l = 0; l < 32; l++)
+		bits |= (uint32_t)(v[l] & 1) << l;
+	return bits;
+}
+
 uint32_t sim_guard_pred(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
                         uint32_t *unknown)
 {
 	*unknown = 0;
 	const struct px_insn *in = si->in;
+	if (si->side) {   /* (the slot is never unknown once its branch ran) */
+		uint32_t one = pred_lanes(s, w, si->side_slot);
+		mask &= si->side == 1 ? one : ~one;
+	}
 	if (in->guard < 0)
 		return mask;
 	uint32_t slot = s->slot_base[in->guard];
-	const uint64_t *v = &w->val[(size_t)slot * 32];
-	uint32_t bits = 0;   /* the predicate per lane (all 32; the loop: no branch, gcc vectorises it) */
-#if PX_SIMT_HW_FMA
-	if (s->hw_fma)
-		bits = pred_bits_avx2(v);
-	else
-#endif
-		for (uint32_t l = 0; l < 32; l++)
-			bits |= (uint32_t)(v[l] & 1) << l;
+	uint32_t bits = pred_lanes(s, w, slot);
 	*unknown = w->unk[slot] & mask;
 	return (in->guard_neg ? ~bits : bits) & mask & ~*unknown;
 }

@@ -45,6 +45,15 @@
  *    and 256 threads; from 2 to 7 issuing ones no other measured loop
  *    moves); marked ifconv for the scheduler's lookahead, and such a
  *    branch costs nothing when it falls through.
+ *  - if/else: a conditional branch to two single blocks of at most 8
+ *    instructions in all (7 that issue under a warp-uniform condition),
+ *    without control, barriers, warp-wide operations, guards or
+ *    expansions, the first ending with a jump past the second, which
+ *    falls through to where they join (mark_diamonds): ptxas predicates
+ *    both sides (held-out 5's clip_sum_loop, held-out 6's state_loop,
+ *    held-out 2's bitonic_loop: FFMA/FMNMX/IMAD.MOV under @P and @!P, no
+ *    branch); its three branches are free, the warp does not split, and
+ *    the code up to the join is straight-line for the lookahead.
  *  - predicate feeders: the register-only instructions that compute a
  *    conditional branch's predicate from earlier blocks' values, copies
  *    among them (mark_predicate_feeders).
@@ -331,8 +340,8 @@ static void mark_vector_loads(struct sim *s, const struct regrefs *rr)
  * copy) is a candidate like any other: nvcc tests bit 0 with setp, a
  * mov.pred of false, xor.pred and not.pred, one LOP3 or ISETP in SASS
  * (rd_probe, bt_probe), and the copy must not stop the chain
- * (tests/golden/simt/pred_fold.ptx). Not for if-converted branches (no
- * branch in SASS). */
+ * (tests/golden/simt/pred_fold.ptx). Not for if-converted branches or
+ * if/else statements (no branch in SASS). */
 static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
@@ -342,7 +351,7 @@ static void mark_predicate_feeders(struct sim *s, const struct regrefs *rr)
 		if (b->end <= b->first)
 			continue;
 		uint32_t br = b->end - 1;
-		if (f->insns[br].op != PX_OP_BRA || f->insns[br].guard < 0 || s->ins[br].ifconv)
+		if (f->insns[br].op != PX_OP_BRA || f->insns[br].guard < 0 || s->ins[br].ifconv || s->ins[br].diamond)
 			continue;
 		for (uint32_t i = br; i-- > b->first;) {
 			int32_t d = single_def(f, i);
@@ -391,6 +400,154 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
 /* The most instructions that take an issue slot in a region ptxas
  * predicates under a warp-uniform condition (the file's comment). */
 #define UNIFORM_IFCONV 7
+/* The most instructions of a region ptxas predicates (the file's comment). */
+#define IFCONV_MAX 16
+/* The most instructions of both sides of an if/else it predicates
+ * (mark_diamonds): the largest in the SASS of the measured loops has 3
+ * (held-out 6's state_loop), the smallest it kept a branch for 24
+ * (div_probe's div_ifelse); taken from the one-sided regions, whose 8 of
+ * dc_probe are predicated [F]. */
+#define DIAMOND_MAX 8
+
+static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint32_t i);
+
+/* Whether block bi holds straight-line code that ptxas may predicate:
+ * one predecessor, no control, barrier or warp-wide instruction before
+ * its last (which may be a branch: skip_last), none of it guarded (the
+ * side's own guard would have to be combined with the if/else's) or a
+ * sequence in SASS (an expansion: idiv_probe's div_var_u64, whose 64-bit
+ * division and 32-bit one on the other side keep their branch). Adds
+ * its instructions to *n and the ones that take an issue slot to
+ * *issuing. */
+static bool side_block(const struct sim *s, const struct regrefs *rr, uint32_t bi, bool skip_last, uint32_t *n,
+                       uint32_t *issuing)
+{
+	const struct px_func *f = s->f;
+	const struct px_block *b = &f->blocks[bi];
+	if (b->npreds != 1)
+		return false;
+	uint32_t end = skip_last ? b->end - 1 : b->end;
+	for (uint32_t j = b->first; j < end; j++) {
+		const struct sim_insn *c = &s->ins[j];
+		if ((c->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) ||
+		    c->pipe == P_BAR || c->pipe == P_BRANCH || c->guarded || c->nuses >= PX_COUNTOF(c->uses) ||
+		    expansion_of(s, rr, j) != EX_NONE)
+			return false;
+		*issuing += !c->free;
+	}
+	*n += end - b->first;
+	return true;
+}
+
+/* The unconditional branch that ends block bi, or -1. */
+static int32_t block_jump(const struct px_func *f, uint32_t bi)
+{
+	const struct px_block *b = &f->blocks[bi];
+	if (b->end <= b->first)
+		return -1;
+	const struct px_insn *in = &f->insns[b->end - 1];
+	return in->op == PX_OP_BRA && in->guard < 0 ? (int32_t)(b->end - 1) : -1;
+}
+
+/* If/else statements: a conditional branch to one of two single blocks,
+ * the first (in layout) ending with a jump past the second and the second
+ * falling through to where they join, after a jump to it when the branch
+ * goes to the first:
+ *
+ *     @p bra T;  bra.uni E;  T: ...; bra.uni J;  E: ...;  J:
+ *     @p bra E;  ...; bra.uni J;  E: ...;  J:
+ *
+ * ptxas writes both sides as code predicated on p and on !p, without a
+ * branch, within the limits of if-conversion (sim_mark_free). The warp
+ * then does not split: the three branches are free (DM_*), the sides'
+ * instructions are guarded by the lanes of their side (a slot the
+ * conditional branch writes: sim_insn.side_slot), and the code from the
+ * branch's block to the join is one straight-line run for the
+ * scheduler's lookahead (sim_insn.block_first/block_end). held-out 5's
+ * clip_sum_loop: its SASS issues the four loads of the unrolled loop
+ * together and predicates each iteration's two FFMAs; split at each
+ * if/else, the warp issued them one at a time (+497% to +711%), now
+ * three together (+180% to +283%: the fourth is 42 PTX instructions
+ * after the first, past the lookahead, and the data earlier launches
+ * left in L2 comes from DRAM in the model). The other if/else
+ * statements of the measured loops that ptxas predicates are shorter
+ * than 8 instructions (bitonic_loop, state_loop); div_probe's
+ * div_ifelse, 12 FFMAs a side, keeps its branch. */
+static void mark_diamonds(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	uint32_t nd = 0;   /* the diamonds' branches and joins, in layout order */
+	uint32_t *br = xmalloc((f->ninsns + 1) * sizeof *br), *jn = xmalloc((f->ninsns + 1) * sizeof *jn);
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		struct sim_insn *si = &s->ins[i];
+		uint32_t x = si->target;
+		if (in->op != PX_OP_BRA || in->guard < 0 || x == UINT32_MAX || x <= i + 1 || si->ifconv ||
+		    f->blocks[in->block].end != i + 1)
+			continue;
+		/* the first side starts after the jump to the second (the branch
+		 * goes to it) or at the instruction after the branch */
+		uint32_t fb = f->insns[i + 1].block;
+		int32_t tramp = block_jump(f, fb);
+		bool taken_first = tramp == (int32_t)(i + 1) && x == i + 2;
+		uint32_t s1 = taken_first ? i + 2 : i + 1;
+		uint32_t b1 = f->insns[s1].block;
+		int32_t j1 = block_jump(f, b1);
+		if (j1 < 0 || s->ins[j1].target == UINT32_MAX)
+			continue;
+		uint32_t s2 = (uint32_t)j1 + 1, join = s->ins[j1].target;
+		if (s2 >= f->ninsns || join <= s2 || (taken_first ? s->ins[i + 1].target : x) != s2)
+			continue;
+		uint32_t b2 = f->insns[s2].block;
+		if (f->blocks[b2].end != join || f->blocks[in->block].ipdom != f->insns[join].block ||
+		    (taken_first && f->blocks[fb].npreds != 1))
+			continue;
+		uint32_t n = 0, issuing = 0;
+		bool uniform = f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
+		if (!side_block(s, rr, b1, true, &n, &issuing) || !side_block(s, rr, b2, false, &n, &issuing) ||
+		    n > DIAMOND_MAX || (uniform && issuing > UNIFORM_IFCONV))
+			continue;
+		uint32_t slot = s->nslots++;
+		si->diamond = taken_first ? DM_SPLIT_TAKEN : DM_SPLIT_FALL;
+		si->free = 1;
+		si->scan_stop = false;
+		si->ndefs = 1;
+		si->defs[0] = slot;
+		uint32_t jumps[2] = {taken_first ? i + 1 : UINT32_MAX, (uint32_t)j1};
+		for (uint32_t k = 0; k < 2; k++)
+			if (jumps[k] != UINT32_MAX) {
+				s->ins[jumps[k]].diamond = DM_JUMP;
+				s->ins[jumps[k]].free = 1;
+				s->ins[jumps[k]].scan_stop = false;
+			}
+		for (uint32_t j = s1; j < join; j++) {
+			struct sim_insn *c = &s->ins[j];
+			if (j == (uint32_t)j1)
+				continue;
+			c->side = j < s2 ? 1 : 2;
+			c->side_slot = slot;
+			c->guarded = true;
+			c->uses[c->nuses++] = slot;
+		}
+		br[nd] = i;
+		jn[nd++] = join;
+	}
+	/* the runs: from a diamond's branch block to the end of its join's
+	 * run (the diamonds after it joined first), and from the start of
+	 * the branch block's run on */
+	for (uint32_t d = nd; d-- > 0;) {
+		uint32_t a = f->blocks[f->insns[br[d]].block].first, e = s->ins[jn[d]].block_end;
+		for (uint32_t k = a; k < jn[d]; k++)
+			s->ins[k].block_end = e;
+	}
+	for (uint32_t d = 0; d < nd; d++) {
+		uint32_t a = f->blocks[f->insns[br[d]].block].first, b0 = s->ins[a].block_first;
+		for (uint32_t k = a; k < f->blocks[f->insns[jn[d]].block].end; k++)
+			s->ins[k].block_first = b0;
+	}
+	free(jn);
+	free(br);
+}
 
 /* Whether instruction j reads register r, or computes from it through the
  * single definitions of its sources other than predicate p, depth levels
@@ -475,36 +632,38 @@ static void mark_selects(struct sim *s, const struct regrefs *rr)
  * divisor), the IEEE single-precision division, square root and
  * reciprocal and the double-precision division and square root
  * (bench/gpu/simt/idiv_probe.cu; rcp.rn.f64 was not measured). */
-static void mark_expansions(struct sim *s, const struct regrefs *rr)
+/* Which sequence ptxas expands instruction i into (EX_NONE: none). */
+static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint32_t i)
 {
 	const struct px_func *f = s->f;
-	for (uint32_t i = 0; i < f->ninsns; i++) {
-		const struct px_insn *in = &f->insns[i];
-		if ((in->op != PX_OP_DIV && in->op != PX_OP_REM && in->op != PX_OP_SQRT && in->op != PX_OP_RCP) ||
-		    !in->ntypes)
-			continue;
-		enum px_type t = in->types[0];
-		char k = px_type_kind(t);
-		unsigned bits = px_type_bits(t);
-		uint8_t ex = EX_NONE;
-		if (k == 'f') {
-			bool ieee = !(in->mods & PX_MOD_APPROX) && (sim_has_mod(in, ".rn") || sim_has_mod(in, ".rz") ||
-			                                            sim_has_mod(in, ".rm") || sim_has_mod(in, ".rp"));
-			if (ieee && t == PX_TYPE_F32)
-				ex = in->op == PX_OP_SQRT ? EX_FSQRT : in->op == PX_OP_RCP ? EX_FRCP : EX_FDIV;
-			else if (ieee && t == PX_TYPE_F64 && in->op != PX_OP_RCP)
-				ex = in->op == PX_OP_SQRT ? EX_DSQRT : EX_DDIV;
-		} else if ((in->op == PX_OP_DIV || in->op == PX_OP_REM) && in->nopnds == 3 &&
-		           in->opnds[2].kind == PX_OPND_REG && in->opnds[2].reg >= 0) {
-			if (bits == 64)
-				ex = EX_IDIV64;
-			else if (invariant_in(s, rr, in->opnds[2].reg, f->blocks[in->block].loop))
-				ex = EX_IDIV_INV;
-			else
-				ex = k == 's' ? EX_IDIV_S : EX_IDIV;
-		}
-		s->ins[i].expand = ex;
+	const struct px_insn *in = &f->insns[i];
+	if ((in->op != PX_OP_DIV && in->op != PX_OP_REM && in->op != PX_OP_SQRT && in->op != PX_OP_RCP) ||
+	    !in->ntypes)
+		return EX_NONE;
+	enum px_type t = in->types[0];
+	char k = px_type_kind(t);
+	if (k == 'f') {
+		bool ieee = !(in->mods & PX_MOD_APPROX) && (sim_has_mod(in, ".rn") || sim_has_mod(in, ".rz") ||
+		                                            sim_has_mod(in, ".rm") || sim_has_mod(in, ".rp"));
+		if (ieee && t == PX_TYPE_F32)
+			return in->op == PX_OP_SQRT ? EX_FSQRT : in->op == PX_OP_RCP ? EX_FRCP : EX_FDIV;
+		if (ieee && t == PX_TYPE_F64 && in->op != PX_OP_RCP)
+			return in->op == PX_OP_SQRT ? EX_DSQRT : EX_DDIV;
+	} else if ((in->op == PX_OP_DIV || in->op == PX_OP_REM) && in->nopnds == 3 &&
+	           in->opnds[2].kind == PX_OPND_REG && in->opnds[2].reg >= 0) {
+		if (px_type_bits(t) == 64)
+			return EX_IDIV64;
+		if (invariant_in(s, rr, in->opnds[2].reg, f->blocks[in->block].loop))
+			return EX_IDIV_INV;
+		return k == 's' ? EX_IDIV_S : EX_IDIV;
 	}
+	return EX_NONE;
+}
+
+static void mark_expansions(struct sim *s, const struct regrefs *rr)
+{
+	for (uint32_t i = 0; i < s->f->ninsns; i++)
+		s->ins[i].expand = expansion_of(s, rr, i);
 }
 
 /* shl.b32 i (by an immediate k) whose only use j is a 32-bit or/add/xor
@@ -610,7 +769,7 @@ void sim_mark_free(struct sim *s)
 		const struct px_insn *in = &f->insns[i];
 		uint32_t t = s->ins[i].target;
 		bool uniform = in->guard >= 0 && f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
-		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > 16 ||
+		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > IFCONV_MAX ||
 		    f->blocks[in->block].end != i + 1 || f->blocks[f->insns[i + 1].block].end != t)
 			continue;
 		bool ok = true;
@@ -623,6 +782,7 @@ void sim_mark_free(struct sim *s)
 		}
 		s->ins[i].ifconv = ok && (!uniform || issuing <= UNIFORM_IFCONV);
 	}
+	mark_diamonds(s, &rr);
 	mark_predicate_feeders(s, &rr);
 	/* loop invariants: repeated until nothing changes, since a hoisted
 	 * instruction makes its users invariant too */

@@ -57,6 +57,18 @@ enum sim_expand {
 	EX_COUNT
 };
 
+/* The branches of an if/else that ptxas writes as predicated code
+ * (simt_fuse.c's mark_diamonds): all three cost nothing and go to the
+ * next instruction; the conditional one sets the if/else's lane mask
+ * (sim_insn.side_slot), which the instructions of its sides are guarded
+ * by. */
+enum sim_diamond {
+	DM_NONE,
+	DM_SPLIT_TAKEN,   /* the conditional branch; side 1 is the lanes that take it */
+	DM_SPLIT_FALL,    /* ... side 1 is the lanes that fall through */
+	DM_JUMP,          /* an unconditional branch within it (to side 2, or past it) */
+};
+
 /* How sim_exec runs an instruction (decoded once from its opcode, types
  * and modifiers). */
 enum sim_ek {
@@ -117,6 +129,10 @@ struct sim_insn {
 	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t expand;    /* enum sim_expand: a sequence in SASS (simt_fuse.c) */
+	uint8_t diamond;   /* enum sim_diamond: a branch of an if/else ptxas predicates (simt_fuse.c) */
+	uint8_t side;      /* 1 or 2: on that side of such an if/else, run by the lanes whose bit of
+	                    * side_slot is 1 (side 1) or 0 (side 2); 0: not in one */
+	uint32_t side_slot;   /* the if/else's lane mask (a slot its branch writes) */
 	bool src_regs;     /* op[1..nop-1]: 1 to 3 registers without negation (read in place) */
 	bool dst_alone;    /* op[0] a register that no source names (written in place) */
 	bool guarded;      /* it has a guard predicate (px_insn.guard >= 0) */
@@ -126,7 +142,11 @@ struct sim_insn {
 	uint8_t mem_class; /* simt.c's mem_space_class */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
-	uint32_t block_end;   /* the end (instruction index) of its basic block */
+	/* the straight-line code it is in, [block_first, block_end)
+	 * (instruction indices): its basic block, joined with the blocks of
+	 * the if/else statements ptxas predicates that follow it and with the
+	 * block after them (simt_fuse.c's mark_diamonds) */
+	uint32_t block_first, block_end;
 	/* the hazards within its basic block (simt.c's win_hazards): bit
 	 * 64 - d of hold, the instruction d before it (1 <= d <= LOOKAHEAD)
 	 * writes a register it reads or writes, reads one it writes, or
