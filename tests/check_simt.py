@@ -91,7 +91,10 @@ of 18 within 35%, none predicted fast. Its misses: wide_ifelse_loop +74%
 to +282% and shared_pick_loop +41% to +107%, whose if/else statements of
 10 and 13 PTX instructions ptxas predicates (all four of the unrolled
 body's in wide_ifelse_loop, three of four in shared_pick_loop) where the
-model's limit, 8, kept their branches; cmpxchg_loop +35% to +39%.
+model's limit, 8, kept their branches; cmpxchg_loop +35% to +39%. The
+limit is 16 since (the one-sided regions'): wide_ifelse_loop -0.5% to
++2.8%, shared_pick_loop -17% to -57% (its first if/else keeps a branch in
+SASS, the model predicates all four).
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the

@@ -45,15 +45,18 @@
  *    and 256 threads; from 2 to 7 issuing ones no other measured loop
  *    moves); marked ifconv for the scheduler's lookahead, and such a
  *    branch costs nothing when it falls through.
- *  - if/else: a conditional branch to two single blocks of at most 8
+ *  - if/else: a conditional branch to two single blocks of at most 16
  *    instructions in all (7 that issue under a warp-uniform condition),
  *    without control, barriers, warp-wide operations, guards or
  *    expansions, the first ending with a jump past the second, which
  *    falls through to where they join (mark_diamonds): ptxas predicates
  *    both sides (held-out 5's clip_sum_loop, held-out 6's state_loop,
  *    held-out 2's bitonic_loop: FFMA/FMNMX/IMAD.MOV under @P and @!P, no
- *    branch); its three branches are free, the warp does not split, and
- *    the code up to the join is straight-line for the lookahead.
+ *    branch; held-out 7's wide_ifelse_loop, 5 FFMAs a side, and three of
+ *    shared_pick_loop's four of 13 instructions; div_probe's div_ifelse,
+ *    24 FFMAs, keeps its branch); its three branches are free, the warp
+ *    does not split, and the code up to the join is straight-line for
+ *    the lookahead.
  *  - predicate feeders: the register-only instructions that compute a
  *    conditional branch's predicate from earlier blocks' values, copies
  *    among them (mark_predicate_feeders).
@@ -400,14 +403,9 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
 /* The most instructions that take an issue slot in a region ptxas
  * predicates under a warp-uniform condition (the file's comment). */
 #define UNIFORM_IFCONV 7
-/* The most instructions of a region ptxas predicates (the file's comment). */
+/* The most instructions of a region ptxas predicates (the file's comment),
+ * of both sides of an if/else (mark_diamonds). */
 #define IFCONV_MAX 16
-/* The most instructions of both sides of an if/else it predicates
- * (mark_diamonds): the largest in the SASS of the measured loops has 3
- * (held-out 6's state_loop), the smallest it kept a branch for 24
- * (div_probe's div_ifelse); taken from the one-sided regions, whose 8 of
- * dc_probe are predicated [F]. */
-#define DIAMOND_MAX 8
 
 static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint32_t i);
 
@@ -469,10 +467,13 @@ static int32_t block_jump(const struct px_func *f, uint32_t bi)
  * if/else, the warp issued them one at a time (+497% to +711%), now
  * three together (+180% to +283%: the fourth is 42 PTX instructions
  * after the first, past the lookahead, and the data earlier launches
- * left in L2 comes from DRAM in the model). The other if/else
- * statements of the measured loops that ptxas predicates are shorter
- * than 8 instructions (bitonic_loop, state_loop); div_probe's
- * div_ifelse, 12 FFMAs a side, keeps its branch. */
+ * left in L2 comes from DRAM in the model). The limit is the one-sided
+ * regions' 16 [F]: held-out 7, judged blind with a limit of 8, showed
+ * ptxas predicating 10 (wide_ifelse_loop, +74% to +282% with its branch
+ * kept, -0.5% to +2.8% now) and 13 (shared_pick_loop, three of the four
+ * of its unrolled body: +41% to +107% kept, -17% to -57% now, the fourth
+ * keeping its branch in SASS); div_probe's div_ifelse, 12 FFMAs a side,
+ * keeps its branch. */
 static void mark_diamonds(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
@@ -505,7 +506,7 @@ static void mark_diamonds(struct sim *s, const struct regrefs *rr)
 		uint32_t n = 0, issuing = 0;
 		bool uniform = f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
 		if (!side_block(s, rr, b1, true, &n, &issuing) || !side_block(s, rr, b2, false, &n, &issuing) ||
-		    n > DIAMOND_MAX || (uniform && issuing > UNIFORM_IFCONV))
+		    n > IFCONV_MAX || (uniform && issuing > UNIFORM_IFCONV))
 			continue;
 		uint32_t slot = s->nslots++;
 		si->diamond = taken_first ? DM_SPLIT_TAKEN : DM_SPLIT_FALL;
