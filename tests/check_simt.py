@@ -94,7 +94,9 @@ body's in wide_ifelse_loop, three of four in shared_pick_loop) where the
 model's limit, 8, kept their branches; cmpxchg_loop +35% to +39%. The
 limit is 16 since (the one-sided regions'): wide_ifelse_loop -0.5% to
 +2.8%, shared_pick_loop -17% to -57% (its first if/else keeps a branch in
-SASS, the model predicates all four).
+SASS, the model predicates all four); cmpxchg_loop -6% to -11% (its
+selects' values were taken to come from the predicate of the select
+before: reads_from in simt_fuse.c no longer walks through predicates).
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
