@@ -1047,8 +1047,6 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 	}
 }
 
-/* Guard: the lanes of mask whose guard holds; lanes whose guard is unknown
- * go to *unknown (and are not in the result). */
 /* Bit 0 of predicate slot's value, per lane (all 32; the loop: no
  * branch, gcc vectorises it). */
 static uint32_t pred_lanes(const struct sim *s, const struct sim_warp *w, uint32_t slot)
@@ -1066,6 +1064,9 @@ static uint32_t pred_lanes(const struct sim *s, const struct sim_warp *w, uint32
 	return bits;
 }
 
+/* Guard: the lanes of mask whose guard holds (and that run the side of a
+ * predicated if/else the instruction is on); lanes whose guard is unknown
+ * go to *unknown (and are not in the result). */
 uint32_t sim_guard_pred(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
                         uint32_t *unknown)
 {

@@ -135,7 +135,7 @@ struct sim_insn {
 	uint32_t side_slot;   /* the if/else's lane mask (a slot its branch writes) */
 	bool src_regs;     /* op[1..nop-1]: 1 to 3 registers without negation (read in place) */
 	bool dst_alone;    /* op[0] a register that no source names (written in place) */
-	bool guarded;      /* it has a guard predicate (px_insn.guard >= 0) */
+	bool guarded;      /* it has a guard predicate (px_insn.guard >= 0) or a side (sim_guard_pred) */
 	bool block_bar;    /* a bar.sync of the whole block (simt.c's block_barrier) */
 	bool scan_stop;    /* control, barrier or warp-wide: issue_early looks no further */
 	bool reg_only;     /* simt.c's reg_only */
@@ -498,7 +498,8 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 uint32_t sim_guard_pred(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
                         uint32_t *unknown);
 /* The lanes of mask whose guard predicate holds (all of them without a
- * guard); *unknown: those whose predicate is unknown. */
+ * guard), of the side of a predicated if/else the instruction is on;
+ * *unknown: those whose predicate is unknown. */
 static inline uint32_t sim_guard(struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask,
                                  uint32_t *unknown)
 {
