@@ -105,7 +105,8 @@ committed (model 4eb6af3), before its first measurement on an H100:
 "held-out 8", median 4.5%, 17 of 18 within 35% (its SASS predicates the
 if/else statements of 12 and 14 instructions and keeps BSSY/BRA for the
 one of 20, as the model assumed). Its miss: select_hash_loop/1024 +38%
-(+30% at 512).
+(+30% at 512): its bit tests (and.b32, setp.ne against 0) are one
+LOP3.LUT writing the predicate in SASS; with the and free, +7% (+3%).
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
