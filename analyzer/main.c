@@ -112,6 +112,8 @@ const struct cmd px_commands[] = {
 	 "                       four heaviest innermost loops)\n"
 	 "  --iters N            iterations assumed where a loop depends on unknown values\n"
 	 "                       (default 64)\n"
+	 "  --l2 cold|warm       where the data is at launch: cold, in DRAM (default), or\n"
+	 "                       warm, in the L2 (earlier launches or kernels touched it)\n"
 	 "  --budget N           stop after N warp-instructions (default 50000000)\n"
 	 "  --dynamic-shared N   bytes of dynamic shared memory (default: 48 KiB less static)\n"
 	 "  --arch sm_XX         timing table (default: the PTX .target; sm_90 where the\n"

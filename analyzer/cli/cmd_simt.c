@@ -139,6 +139,12 @@ int cmd_simt(int argc, char **argv)
 				goto out;
 			}
 			opt.iters = (uint32_t)n;
+		} else if ((v = opt_value(argc, argv, &i, "--l2"))) {
+			if (strcmp(v, "warm") && strcmp(v, "cold")) {
+				rc = bad_usage("bad --l2 '%s': expected warm or cold", v);
+				goto out;
+			}
+			opt.l2_warm = strcmp(v, "warm") == 0;
 		} else if ((v = opt_value(argc, argv, &i, "--budget"))) {
 			unsigned long long n = strtoull(v, &end, 10);
 			if (end == v || *end || n == 0) {

@@ -63,6 +63,8 @@ struct px_simt_options {
 	uint32_t iters;               /* iterations assumed where a loop depends on unknown values */
 	uint64_t budget;              /* warp-instructions at most (0 = 50 million) */
 	uint32_t dynamic_shared;      /* bytes of dynamic shared memory (0 = 48 KiB less static when used) */
+	bool l2_warm;                 /* the data is in the L2 (earlier launches touched it): a line's
+	                               * first touch hits the L2 instead of going to DRAM */
 	const struct px_arch *arch;   /* timing table; required */
 	/* the names of the `.file` entries by number (file_names[i], i < nfile_names;
 	 * NULL entries unknown), for a module whose `.file` directives the parser
@@ -127,6 +129,7 @@ struct px_simt_result {
 	 * the shared memory the driver configures at launch (px_occ_launch_shared);
 	 * 0: unbounded (separate stores, or the launch was not computable) */
 	uint32_t l1_bytes, launch_shared_bytes;
+	bool l2_warm;                 /* px_simt_options.l2_warm: the data was in the L2 at launch */
 	struct px_simt_loop *loops; uint32_t nloops;
 	struct px_simt_violation *viol; uint32_t nviol, capviol;
 	char **notes; uint32_t nnotes, capnotes;   /* unknown values met, policies applied */

@@ -198,7 +198,18 @@ SIM_HOT bool l1_touch(struct sim_l1 *c, uint64_t line)
 /* Touches the lines of an access in the L1 (unless .cg) and the L2: the
  * latency of the slowest (at least the L1's). Stores allocate in the L1
  * (write-through): they take its lines from the loads (the soft edge
- * above); .cg ones stop at the L2. */
+ * above); .cg ones stop at the L2. A line's first touch comes from DRAM,
+ * or from the L2 when the launch's data is there (px_simt_options.l2_warm).
+ *
+ * A load of a line whose data is still on its way from the L2 or DRAM
+ * waits for it: a hit in the L1 or L2 tables does not make it come sooner
+ * (and the wait, longer than an L1 hit, takes a miss slot: miss_wait).
+ * l2warm_probe's edge_stencil_loop on cold data: its loads of row[tid - 1]
+ * and row[tid + 1] meet the lines row[tid] asked for, and an unrolled
+ * body of 12 loads issued together costs 2.3 DRAM latencies (382 cycles
+ * an iteration at 128 threads); taken as L1 hits, 178.5 predicted. A line
+ * is forgotten when another takes its entry (SIM_FLIGHT of them): it
+ * then counts as arrived. */
 double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg)
 {
 	double worst = s->lat_l1;
@@ -215,7 +226,16 @@ double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is
 		else if (lineset_has(&s->l2, lines[i], true))
 			lt = s->lat_l2;
 		else
-			lt = s->lat_dram;
+			lt = s->opt->l2_warm ? s->lat_l2 : s->lat_dram;
+		uint32_t h = (uint32_t)(slot_hash(lines[i]) & (SIM_FLIGHT - 1));
+		if (s->fly_line[h] == lines[i] + 1 && s->fly_t[h] > s->cycle) {
+			double left = (double)(s->fly_t[h] - s->cycle);
+			if (left > lt)
+				lt = left;
+		} else if (lt > s->lat_l1) {
+			s->fly_line[h] = lines[i] + 1;
+			s->fly_t[h] = s->cycle + (uint64_t)(lt + 0.5);
+		}
 		if (lt > worst)
 			worst = lt;
 	}

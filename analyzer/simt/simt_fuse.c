@@ -683,8 +683,20 @@ static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint3
 
 static void mark_expansions(struct sim *s, const struct regrefs *rr)
 {
-	for (uint32_t i = 0; i < s->f->ninsns; i++)
-		s->ins[i].expand = expansion_of(s, rr, i);
+	for (uint32_t i = 0; i < s->f->ninsns; i++) {
+		uint8_t ex = expansion_of(s, rr, i);
+		s->ins[i].expand = ex;
+		/* the floating-point ones test for a slow path and branch to a
+		 * subroutine for it (FCHK or MUFU.RSQ's check, BSSY, @!P BRA,
+		 * CALL), the 64-bit division is a call: ptxas moves nothing
+		 * across them, and the lookahead stops there (l2warm_probe's
+		 * norm_loop, sqrtf and two divisions an iteration: its SASS loads
+		 * the next iteration's three values after the divisions' BSYNC;
+		 * -33% to -55% with later loads issued ahead of them, -14% to
+		 * -20% now) */
+		if (ex != EX_NONE && ex != EX_IDIV && ex != EX_IDIV_S && ex != EX_IDIV_INV)
+			s->ins[i].scan_stop = true;
+	}
 }
 
 /* shl.b32 i (by an immediate k) whose only use j is a 32-bit or/add/xor

@@ -226,6 +226,7 @@ void sim_l1_free(struct sim_l1 *c);
 /* Touches the lines of a global or local access in the L1 (unless cg) and
  * the L2: the latency of the slowest, at least the L1's (simt_cache.c). */
 struct sim;
+#define SIM_FLIGHT 4096
 double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg);
 
 /* Shared-memory tracking per 4-byte word (verifier): an array per field,
@@ -438,6 +439,10 @@ struct sim {
 	 * unknown: unbounded); L2: lines (128 B) seen */
 	struct sim_l1 l1;
 	struct sim_lineset l2;
+	/* the lines whose data is on its way (simt_cache.c's sim_touch_lines):
+	 * direct-mapped by a hash of the line, SIM_FLIGHT entries of the line
+	 * + 1 (0: none) and the cycle its data arrives */
+	uint64_t *fly_line, *fly_t;
 	/* timing */
 	uint64_t cycle;
 	uint64_t pipe_free[4][P_COUNT];
