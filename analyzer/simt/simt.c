@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 8). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 428, .median = 0.064,
+	.loops = 428, .median = 0.063,
 	.held_out = 102, .held_out_median = 0.178, .held_out_p90 = 0.602, .held_out_worst = 6.85,
 	.held_out_fast = 49,
 };
@@ -517,6 +517,15 @@ SIM_HOT uint64_t win_bit(uint32_t k)
 	return 1ull << (k & 63);
 }
 
+/* The window bits of instructions [from, to) (to - from <= 64). */
+SIM_HOT uint64_t win_range(uint32_t from, uint32_t to)
+{
+	uint32_t n = to - from;
+	uint64_t m = n >= 64 ? ~0ull : (1ull << n) - 1;
+	unsigned r = from & 63;
+	return m << r | m >> ((64 - r) & 63);
+}
+
 /* Instruction k's sim_insn.hold or .holds (m) as window bits. */
 SIM_HOT uint64_t win_rel(uint64_t m, uint32_t k)
 {
@@ -562,14 +571,15 @@ static void win_leave(const struct sim *s, struct sim_warp *w, uint32_t k)
 	wn->stores[1] &= ~b;
 	if (wn->special)
 		win_unmark_slots(s, w, k);
-	/* (the window spans LOOKAHEAD + 1 instructions: holds' bits tell
-	 * its later ones apart from its earlier ones but for bit LOOKAHEAD,
-	 * which may name the top; no later one is the top) */
+	/* (the window spans LOOKAHEAD + 1 instructions, fewer than the 64
+	 * bits; hold's and holds' bits, rotated to the window, may also name
+	 * instructions that left it or are not in it yet: win_range keeps
+	 * the ones between) */
 	uint64_t later = wn->pending & ~wn->never & ~win_bit(wn->base);
-	for (uint64_t m = win_rel(s->ins[k].holds, k) & later; m; m &= m - 1) {
+	for (uint64_t m = win_rel(s->ins[k].holds, k) & later & win_range(k + 1, wn->lim); m; m &= m - 1) {
 		unsigned j = (unsigned)__builtin_ctzll(m);
 		uint32_t kj = k + ((j - k) & 63);
-		if (!(win_rel(s->ins[kj].hold, kj) & wn->pending))
+		if (!(win_rel(s->ins[kj].hold, kj) & wn->pending & win_range(wn->base, kj)))
 			wn->cand |= 1ull << j;
 	}
 }
@@ -1131,9 +1141,18 @@ SIM_HOT uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, uns
  * through the back edge of an innermost loop (follow_back_edge). Returns true
  * when it issued something; else lowers *retry to the first cycle one
  * could go. */
-#define LOOKAHEAD 32
+/* 40 PTX instructions, done and free ones counted [F]: clip_sum_loop's
+ * SASS issues the four loads of its unrolled body together, the fourth 42
+ * PTX instructions after the first (edge_stencil_loop's, its 12 loads
+ * over 44); with 32 (the window of 2026-11-23) the fourth waited for the
+ * first (+48% to +74% warm and cold, -2% to -22% with 40; of the 428
+ * loops 43 move by more than half a point, 22 of them closer, 417
+ * within 35% against 411), with 48 nbody_loop's
+ * register-heavy body issued more loads ahead than its SASS (-41% at
+ * 128 threads) */
+#define LOOKAHEAD 40
 /* (a window's instructions are bits of a uint64_t: win_leave) */
-_Static_assert(LOOKAHEAD <= 32, "sim_insn.hold tells a window's instructions apart");
+_Static_assert(LOOKAHEAD <= 62, "sim_insn.hold tells a window's instructions apart");
 /* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
 static unsigned mem_space_class(const struct sim_insn *c)
 {
@@ -1345,7 +1364,7 @@ static void win_append(const struct sim *s, struct sim_warp *w, uint32_t k)
 			wn->closed = true;
 			return;
 		}
-		uint64_t blk = win_rel(c->hold, k) & wn->pending;
+		uint64_t blk = win_rel(c->hold, k) & wn->pending & win_range(wn->base, k);
 		wn->pending |= b;
 		if (c->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) {
 			unsigned mc = c->mem_class;
