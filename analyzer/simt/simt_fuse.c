@@ -480,10 +480,11 @@ static int32_t block_jump(const struct px_func *f, uint32_t bi)
  * scheduler's lookahead (sim_insn.block_first/block_end). held-out 5's
  * clip_sum_loop: its SASS issues the four loads of the unrolled loop
  * together and predicates each iteration's two FFMAs; split at each
- * if/else, the warp issued them one at a time (+497% to +711%), now
- * three together (+180% to +283%: the fourth is 42 PTX instructions
- * after the first, past the lookahead, and the data earlier launches
- * left in L2 comes from DRAM in the model). The limit is the one-sided
+ * if/else, the warp issued them one at a time (+497% to +711%), then
+ * three together (+180% to +283%: the fourth was 42 PTX instructions
+ * after the first, past the lookahead of 32, and the data earlier
+ * launches left in L2 came from DRAM), within 22% since (simt.c's
+ * LOOKAHEAD, check_simt.py's l2_state). The limit is the one-sided
  * regions' 16 [F]: held-out 7, judged blind with a limit of 8, showed
  * ptxas predicating 10 (wide_ifelse_loop, +74% to +282% with its branch
  * kept, -0.5% to +2.8% now) and 13 (shared_pick_loop, three of the four
