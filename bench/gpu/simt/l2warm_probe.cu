@@ -71,23 +71,9 @@ __global__ void norm_loop(const float *a, float *o, long long *t, int n) {
 // ---- host ----
 #include "loop_host.cuh"
 
-static char *big;   // 1 GiB of zeros: fresh regions, one a launch
-static size_t bigoff;
-#define BIGBYTES ((size_t)1 << 30)
-
-static void *fresh(size_t bytes)
-{
-	bytes = (bytes + 4095) & ~(size_t)4095;
-	if (bigoff + bytes > BIGBYTES)
-		bigoff = 0;
-	void *p = big + bigoff;
-	bigoff += bytes;
-	return p;
-}
-
 int main(void) {
 	loop_host_init();
-	CK(cudaMalloc((void **)&big, BIGBYTES)); CK(cudaMemset(big, 0, BIGBYTES));
+	fresh_init();
 	float *fb = (float *)buf;
 	char l[64];
 	for (int blk = 128; blk <= 1024; blk *= 8) {

@@ -49,3 +49,25 @@ static void loop_host_init(void) {
 	CK(cudaMalloc(&buf2, 64 << 20)); CK(cudaMemset(buf2, 0, 64 << 20));
 	CK(cudaDeviceSynchronize());
 }
+
+// fresh(): a region of a 1 GiB buffer (fresh_init allocates it) that no
+// launch has read since at least 1 GiB of other regions (the L2 is 50 MB):
+// its lines come from DRAM (simt_bench.cu's global_stream and dram_lat,
+// l2warm_probe.cu's _cold loops; the other loops reuse buf, whose lines
+// earlier launches leave in the L2)
+static char *big;
+static size_t bigoff;
+#define BIGBYTES ((size_t)1 << 30)
+
+static inline void fresh_init(void) {
+	CK(cudaMalloc((void **)&big, BIGBYTES)); CK(cudaMemset(big, 0, BIGBYTES));
+}
+
+static inline void *fresh(size_t bytes) {
+	bytes = (bytes + 4095) & ~(size_t)4095;
+	if (bigoff + bytes > BIGBYTES)
+		bigoff = 0;
+	void *p = big + bigoff;
+	bigoff += bytes;
+	return p;
+}

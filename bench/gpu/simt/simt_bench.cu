@@ -413,25 +413,9 @@ __global__ void gemm_rb_loop(const float *A, const float *B, float *C, long long
 // ---- host ----
 #include "loop_host.cuh"
 
-static char *big;
-static size_t bigoff;
-#define BIGBYTES ((size_t)1 << 30)
-
-// a region of the 1 GiB buffer no launch has read since at least 1 GiB of
-// other regions (the L2 is 50 MB): its lines come from DRAM
-static void *fresh(size_t bytes)
-{
-	bytes = (bytes + 4095) & ~(size_t)4095;
-	if (bigoff + bytes > BIGBYTES)
-		bigoff = 0;
-	void *p = big + bigoff;
-	bigoff += bytes;
-	return p;
-}
-
 int main(void) {
 	loop_host_init();
-	CK(cudaMalloc((void **)&big, BIGBYTES)); CK(cudaMemset(big, 0, BIGBYTES));
+	fresh_init();
 	CK(cudaDeviceSynchronize());
 	int *ib = (int *)buf; float *fb = (float *)buf; double *db = (double *)buf;
 	const int N = 256;
