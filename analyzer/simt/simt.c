@@ -1143,13 +1143,13 @@ SIM_HOT uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, uns
  * could go. */
 /* 40 PTX instructions, done and free ones counted [F]: clip_sum_loop's
  * SASS issues the four loads of its unrolled body together, the fourth 42
- * PTX instructions after the first (edge_stencil_loop's, its 12 loads
- * over 44); with 32 (the window of 2026-11-23) the fourth waited for the
- * first (+48% to +74% warm and cold, -2% to -22% with 40; of the 428
- * loops 43 move by more than half a point, 22 of them closer, 417
- * within 35% against 411), with 48 nbody_loop's
- * register-heavy body issued more loads ahead than its SASS (-41% at
- * 128 threads) */
+ * PTX instructions after the first (edge_stencil_loop's its 12, over
+ * about 50 with if-converted regions between); with 32 (the window
+ * before 2026-11-26) the fourth waited for the first (+48% to +74% warm
+ * and cold, -2% to -22% with 40; of the 428 loops 43 move by more than
+ * half a point, 22 of them closer, 417 within 35% against 411); with 48
+ * nbody_loop's register-heavy body issued more loads ahead than its SASS
+ * (-41% at 128 threads) */
 #define LOOKAHEAD 40
 /* (a window's instructions are bits of a uint64_t: win_leave) */
 _Static_assert(LOOKAHEAD <= 62, "sim_insn.hold tells a window's instructions apart");
