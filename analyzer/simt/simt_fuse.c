@@ -35,7 +35,9 @@
  *    (gemm_loop: As[ty][k..k+3] -> LDS.128 [R6+0x10]); the first keeps the
  *    issue slot and pays the wavefronts of the wider access (vecw).
  *  - if-conversion: a conditional forward branch over one basic block
- *    without branches, barriers or warp-wide operations becomes predicated
+ *    without branches, barriers, warp-wide operations or expansions
+ *    (held-out 5's compact_loop branches around its remainder: @!P2 BRA
+ *    over I2F.U32.RP, MUFU.RCP...; predicable()) becomes predicated
  *    code when the block has at most 16 instructions and the predicate may
  *    differ between the lanes of a warp (fill_uniform), or at most 7 that
  *    take an issue slot (not free) and it cannot (stencil2d_loop's halo
@@ -425,14 +427,22 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
 
 static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint32_t i);
 
-/* Whether block bi holds straight-line code that ptxas may predicate:
- * one predecessor, no control, barrier or warp-wide instruction before
- * its last (which may be a branch: skip_last), none of it guarded (the
- * side's own guard would have to be combined with the if/else's) or a
- * sequence in SASS (an expansion: idiv_probe's div_var_u64, whose 64-bit
- * division and 32-bit one on the other side keep their branch). Adds
- * its instructions to *n and the ones that take an issue slot to
- * *issuing. */
+/* Whether ptxas can predicate instruction j in a region it if-converts:
+ * no control, barrier or warp-wide operation, no sequence in SASS (an
+ * expansion: idiv_probe's div_var_u64 keeps the branch around its
+ * divisions). */
+static bool predicable(const struct sim *s, const struct regrefs *rr, uint32_t j)
+{
+	const struct sim_insn *c = &s->ins[j];
+	return !(c->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) &&
+	       c->pipe != P_BAR && c->pipe != P_BRANCH && expansion_of(s, rr, j) == EX_NONE;
+}
+
+/* Whether block bi, one side of an if/else, holds code that ptxas may
+ * predicate: one predecessor, predicable instructions before its last
+ * (which may be a branch: skip_last), none of them guarded (the side's
+ * own guard would have to be combined with the if/else's). Adds its
+ * instructions to *n and the ones that take an issue slot to *issuing. */
 static bool side_block(const struct sim *s, const struct regrefs *rr, uint32_t bi, bool skip_last, uint32_t *n,
                        uint32_t *issuing)
 {
@@ -443,9 +453,7 @@ static bool side_block(const struct sim *s, const struct regrefs *rr, uint32_t b
 	uint32_t end = skip_last ? b->end - 1 : b->end;
 	for (uint32_t j = b->first; j < end; j++) {
 		const struct sim_insn *c = &s->ins[j];
-		if ((c->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) ||
-		    c->pipe == P_BAR || c->pipe == P_BRANCH || c->guarded || c->nuses >= PX_COUNTOF(c->uses) ||
-		    expansion_of(s, rr, j) != EX_NONE)
+		if (!predicable(s, rr, j) || c->guarded || c->nuses >= PX_COUNTOF(c->uses))
 			return false;
 		*issuing += !c->free;
 	}
@@ -682,20 +690,25 @@ static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint3
 	return EX_NONE;
 }
 
+/* The expansions whose sequence branches: the floating-point ones test
+ * for a slow path and branch to a subroutine for it (FCHK or MUFU.RSQ's
+ * check, BSSY, @!P BRA, CALL), the 64-bit division is a call. ptxas
+ * moves nothing across them, and the lookahead stops there
+ * (l2warm_probe's norm_loop, sqrtf and two divisions an iteration: its
+ * SASS loads the next iteration's three values after the divisions'
+ * BSYNC; -33% to -55% with later loads issued ahead of them, -14% to
+ * -20% now). The 32-bit integer ones are straight-line. */
+static const bool ex_branches[EX_COUNT] = {
+	[EX_IDIV64] = true, [EX_FDIV] = true, [EX_FSQRT] = true, [EX_FRCP] = true, [EX_DDIV] = true,
+	[EX_DSQRT] = true,
+};
+
 static void mark_expansions(struct sim *s, const struct regrefs *rr)
 {
 	for (uint32_t i = 0; i < s->f->ninsns; i++) {
 		uint8_t ex = expansion_of(s, rr, i);
 		s->ins[i].expand = ex;
-		/* the floating-point ones test for a slow path and branch to a
-		 * subroutine for it (FCHK or MUFU.RSQ's check, BSSY, @!P BRA,
-		 * CALL), the 64-bit division is a call: ptxas moves nothing
-		 * across them, and the lookahead stops there (l2warm_probe's
-		 * norm_loop, sqrtf and two divisions an iteration: its SASS loads
-		 * the next iteration's three values after the divisions' BSYNC;
-		 * -33% to -55% with later loads issued ahead of them, -14% to
-		 * -20% now) */
-		if (ex != EX_NONE && ex != EX_IDIV && ex != EX_IDIV_S && ex != EX_IDIV_INV)
+		if (ex_branches[ex])
 			s->ins[i].scan_stop = true;
 	}
 }
@@ -809,9 +822,7 @@ void sim_mark_free(struct sim *s)
 		bool ok = true;
 		uint32_t issuing = 0;   /* (uniform: at most UNIFORM_IFCONV of them) */
 		for (uint32_t j = i + 1; j < t && ok; j++) {
-			unsigned fl = px_opcode_flags(f->insns[j].op);
-			ok = !(fl & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) &&
-			     s->ins[j].pipe != P_BAR && s->ins[j].pipe != P_BRANCH;
+			ok = predicable(s, &rr, j);
 			issuing += !s->ins[j].free;
 		}
 		s->ins[i].ifconv = ok && (!uniform || issuing <= UNIFORM_IFCONV);
