@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 8). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 428, .median = 0.063,
+	.loops = 428, .median = 0.056,
 	.held_out = 102, .held_out_median = 0.178, .held_out_p90 = 0.602, .held_out_worst = 6.85,
 	.held_out_fast = 49,
 };
@@ -132,6 +132,8 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 		s->lsu_sectors_per_clk = 4;
 	double spw = metric(a->throughput, a->nthroughput, "shared_wavefronts_per_subpartition", 0);
 	s->mio_sp_occ = spw > 0 ? 1.0 / spw : 0;
+	s->ld_gap[LD_SHARED] = metric(a->throughput, a->nthroughput, "shared_load_interval", 0);
+	s->ld_gap[LD_GLOBAL] = metric(a->throughput, a->nthroughput, "global_load_interval", 0);
 	double mpw = metric(a->throughput, a->nthroughput, "l1_misses_per_warp", 9);
 	s->misses_per_warp = mpw < 1 ? 1 : mpw > SIM_MAX_MISSES ? SIM_MAX_MISSES : (uint32_t)mpw;
 }
@@ -781,6 +783,13 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		if (seq > s->ex_done[w->id])
 			s->ex_done[w->id] = seq;
 	}
+	if (si->ld_class && s->ld_gap[si->ld_class] > 0) {
+		/* (a fraction of a cycle carries over while the warp issues its
+		 * loads as soon as it may) */
+		double *nx = &w->ld_next[si->ld_class];
+		double base = (double)s->cycle < *nx + 1 ? *nx : (double)s->cycle;
+		*nx = base + s->ld_gap[si->ld_class];
+	}
 	uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
 	bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
 	for (uint32_t d = 0; d < si->ndefs; d++) {
@@ -1060,6 +1069,20 @@ SIM_HOT uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched
 	return pipe < P_COUNT ? s->pipe_free[sched][pipe] : 0;
 }
 
+/* The first cycle w may issue load si by the spacing of its loads of
+ * si's class (sim.ld_gap, from the arch table's shared_load_interval and
+ * global_load_interval: one warp's loads follow each other more slowly
+ * than its scheduler's share of the SM's rates allows; commit_timing
+ * moves w->ld_next on); 0 for other instructions. */
+SIM_HOT uint64_t ld_ready(const struct sim_warp *w, const struct sim_insn *si)
+{
+	if (!si->ld_class)
+		return 0;
+	double nx = w->ld_next[si->ld_class];
+	uint64_t c = (uint64_t)nx;
+	return (double)c < nx ? c + 1 : c;
+}
+
 /* Fills w's top_* facts (simt_int.h). Requires a non-empty stack. */
 SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 {
@@ -1087,6 +1110,11 @@ SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 	if (si->in->op == PX_OP_BRA && !si->ifconv && s->ex_done[w->id] > t) {
 		t = s->ex_done[w->id];
 		why = PX_STALL_DEPENDENCY;
+	}
+	uint64_t lt = ld_ready(w, si);
+	if (lt > t) {
+		t = lt;
+		why = PX_STALL_PIPE;
 	}
 	w->top_rt = t;
 	w->top_why = (uint8_t)why;
@@ -1290,7 +1318,8 @@ SIM_HOT uint64_t early_sources_at(const struct sim_warp *w, const struct sim_ins
 	for (uint32_t u = 0; u < c->nuses; u++)
 		if (w->ready[c->uses[u]] > t)
 			t = w->ready[c->uses[u]];
-	return t;
+	uint64_t lt = ld_ready(w, c);
+	return lt > t ? lt : t;
 }
 
 /* The first cycle instruction c, a candidate of w's scan, could issue on
@@ -2166,8 +2195,13 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	sim_mark_free(&s);   /* (reads reg_only; adds the if/else statements' slots) */
 	win_hazards(&s);   /* (reads the runs mark_diamonds joined) */
 	s.ins_pipe = xmalloc(s.nins + 1);
-	for (uint32_t i = 0; i < s.nins; i++)
-		s.ins_pipe[i] = (uint8_t)(s.ins[i].pipe | (s.ins[i].free ? 0x80 : 0));
+	for (uint32_t i = 0; i < s.nins; i++) {
+		struct sim_insn *si = &s.ins[i];
+		s.ins_pipe[i] = (uint8_t)(si->pipe | (si->free ? 0x80 : 0));
+		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
+		            !si->free;
+		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
+	}
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;

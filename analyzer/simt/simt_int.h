@@ -57,6 +57,16 @@ enum sim_expand {
 	EX_COUNT
 };
 
+/* The loads one warp issues at most every so many cycles (sim_insn.
+ * ld_class, sim.ld_gap, sim_warp.ld_next): those with a result that take
+ * an issue slot, by their pipe. Stores and atomics are not spaced. */
+enum sim_ld {
+	LD_NONE,
+	LD_SHARED,   /* P_SHARED: ld.shared */
+	LD_GLOBAL,   /* P_GLOBAL: global, local and generic loads (the LSU) */
+	LD_COUNT
+};
+
 /* The branches of an if/else that ptxas writes as predicated code
  * (simt_fuse.c's mark_diamonds): all three cost nothing and go to the
  * next instruction; the conditional one sets the if/else's lane mask
@@ -140,6 +150,7 @@ struct sim_insn {
 	bool scan_stop;    /* control, barrier or warp-wide: issue_early looks no further */
 	bool reg_only;     /* simt.c's reg_only */
 	uint8_t mem_class; /* simt.c's mem_space_class */
+	uint8_t ld_class;  /* enum sim_ld: a load one warp issues at most every sim.ld_gap cycles */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
 	/* the straight-line code it is in, [block_first, block_end)
@@ -348,6 +359,7 @@ struct sim_warp {
 	uint8_t *mem_pending;     /* nslots: produced by a load */
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
 	uint64_t resume;          /* cycle a barrier release lets it go on */
+	double ld_next[LD_COUNT]; /* per enum sim_ld: the first cycle its next such load may issue (fractional) */
 	/* what the scheduler looks up each cycle about the instruction at the
 	 * top of the stack, kept until the warp's state changes (simt.c's
 	 * warp_changed): top_settled: neither issued early nor free (the run
@@ -465,6 +477,7 @@ struct sim {
 	 * instruction's): the warp's next branch waits for it */
 	uint64_t *ex_done;
 	uint32_t misses_per_warp;
+	double ld_gap[LD_COUNT];  /* per enum sim_ld: cycles between one warp's loads (throughput.*_load_interval) */
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
 	/* loops */
