@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 8). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 428, .median = 0.056,
+	.loops = 448, .median = 0.056,
 	.held_out = 102, .held_out_median = 0.178, .held_out_p90 = 0.602, .held_out_worst = 6.85,
 	.held_out_fast = 49,
 };
@@ -132,6 +132,7 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 		s->lsu_sectors_per_clk = 4;
 	double spw = metric(a->throughput, a->nthroughput, "shared_wavefronts_per_subpartition", 0);
 	s->mio_sp_occ = spw > 0 ? 1.0 / spw : 0;
+	s->st_sp_occ = metric(a->throughput, a->nthroughput, "shared_store_interval_per_subpartition", 0);
 	s->ld_gap[LD_SHARED] = metric(a->throughput, a->nthroughput, "shared_load_interval", 0);
 	s->ld_gap[LD_GLOBAL] = metric(a->throughput, a->nthroughput, "global_load_interval", 0);
 	double mpw = metric(a->throughput, a->nthroughput, "l1_misses_per_warp", 9);
@@ -784,11 +785,11 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 			s->ex_done[w->id] = seq;
 	}
 	if (si->ld_class && s->ld_gap[si->ld_class] > 0) {
-		/* (a fraction of a cycle carries over while the warp issues its
+		/* the warp's next load, of either kind, waits this one's gap (a
+		 * fraction of a cycle carries over while the warp issues its
 		 * loads as soon as it may) */
-		double *nx = &w->ld_next[si->ld_class];
-		double base = (double)s->cycle < *nx + 1 ? *nx : (double)s->cycle;
-		*nx = base + s->ld_gap[si->ld_class];
+		double base = (double)s->cycle < w->ld_next + 1 ? w->ld_next : (double)s->cycle;
+		w->ld_next = base + s->ld_gap[si->ld_class];
 	}
 	uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
 	bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
@@ -801,7 +802,10 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		o = 1;
 	if (si->pipe == P_SHARED) {
 		uint64_t *sp = &s->mio_sp_free[sched & 3];
-		*sp = (*sp > s->cycle ? *sp : s->cycle) + (uint64_t)(occ * s->mio_sp_occ + 0.5);
+		double so = occ * s->mio_sp_occ;
+		if ((si->flags & PX_OPF_STORE) && !(si->flags & PX_OPF_ATOMIC) && so < s->st_sp_occ)
+			so = s->st_sp_occ;   /* (a store's least: ldgap_probe's ldgap_st) */
+		*sp = (*sp > s->cycle ? *sp : s->cycle) + (uint64_t)(so + 0.5);
 	}
 	if (si->pipe == P_SHARED || si->pipe == P_SHFL)
 		s->mio_free = (s->mio_free > s->cycle ? s->mio_free : s->cycle) + o;
@@ -1069,16 +1073,17 @@ SIM_HOT uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched
 	return pipe < P_COUNT ? s->pipe_free[sched][pipe] : 0;
 }
 
-/* The first cycle w may issue load si by the spacing of its loads of
- * si's class (sim.ld_gap, from the arch table's shared_load_interval and
- * global_load_interval: one warp's loads follow each other more slowly
- * than its scheduler's share of the SM's rates allows; commit_timing
- * moves w->ld_next on); 0 for other instructions. */
+/* The first cycle w may issue load si: one warp's loads follow each
+ * other more slowly than its scheduler's share of the SM's rates allows,
+ * each a gap after the one before, of either kind, by the kind of that one
+ * (sim.ld_gap: the arch table's shared_load_interval and
+ * global_load_interval; commit_timing moves w->ld_next on); 0 for other
+ * instructions. */
 SIM_HOT uint64_t ld_ready(const struct sim_warp *w, const struct sim_insn *si)
 {
 	if (!si->ld_class)
 		return 0;
-	double nx = w->ld_next[si->ld_class];
+	double nx = w->ld_next;
 	uint64_t c = (uint64_t)nx;
 	return (double)c < nx ? c + 1 : c;
 }

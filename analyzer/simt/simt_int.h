@@ -57,9 +57,9 @@ enum sim_expand {
 	EX_COUNT
 };
 
-/* The loads one warp issues at most every so many cycles (sim_insn.
- * ld_class, sim.ld_gap, sim_warp.ld_next): those with a result that take
- * an issue slot, by their pipe. Stores and atomics are not spaced. */
+/* The loads that space one warp's loads (sim_insn.ld_class, sim.ld_gap,
+ * sim_warp.ld_next): those with a result that take an issue slot, by
+ * their pipe. Stores and atomics are not spaced. */
 enum sim_ld {
 	LD_NONE,
 	LD_SHARED,   /* P_SHARED: ld.shared */
@@ -359,7 +359,7 @@ struct sim_warp {
 	uint8_t *mem_pending;     /* nslots: produced by a load */
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
 	uint64_t resume;          /* cycle a barrier release lets it go on */
-	double ld_next[LD_COUNT]; /* per enum sim_ld: the first cycle its next such load may issue (fractional) */
+	double ld_next;           /* the first cycle its next load (sim_insn.ld_class) may issue (fractional) */
 	/* what the scheduler looks up each cycle about the instruction at the
 	 * top of the stack, kept until the warp's state changes (simt.c's
 	 * warp_changed): top_settled: neither issued early nor free (the run
@@ -461,6 +461,7 @@ struct sim {
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
 	uint64_t mio_sp_free[4];      /* per scheduler: its shared-memory requests (half the SM's rate) */
 	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
+	double st_sp_occ;             /* ... at least, for a store (throughput.shared_store_interval_per_subpartition) */
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
