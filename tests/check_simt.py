@@ -142,11 +142,13 @@ HELD_OUT_7 = {'absdiff_loop', 'cmpxchg_loop', 'sign_count_loop', 'warp_pick_loop
               'shared_pick_loop'}
 HELD_OUT_8 = {'ifelse6_loop', 'ifelse7_loop', 'ifelse10_loop', 'select_hash_loop', 'store_sides_loop',
               'load_then_pick_loop'}
+HELD_OUT_9 = {'conv5_smem_loop', 'lut_gather_loop', 'axpy_smem_loop', 'stage_tile_loop', 'rows4_loop',
+              'window_smem_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
          'held-out 6': 'heldout6/predicted.jsonl', 'held-out 7': 'heldout7/predicted.jsonl',
-         'held-out 8': 'heldout8/predicted.jsonl'}
+         'held-out 8': 'heldout8/predicted.jsonl', 'held-out 9': 'heldout9/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -157,6 +159,7 @@ SETS = [
     ('heldout6/simt_heldout6.jsonl', 'heldout6/simt_heldout6.sm_90.ptx', HELD_OUT_6, 'held-out 6'),
     ('heldout7/simt_heldout7.jsonl', 'heldout7/simt_heldout7.sm_90.ptx', HELD_OUT_7, 'held-out 7'),
     ('heldout8/simt_heldout8.jsonl', 'heldout8/simt_heldout8.sm_90.ptx', HELD_OUT_8, 'held-out 8'),
+    ('heldout9/simt_heldout9.jsonl', 'heldout9/simt_heldout9.sm_90.ptx', HELD_OUT_9, 'held-out 9'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
