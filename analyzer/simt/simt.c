@@ -790,6 +790,8 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		 * loads as soon as it may) */
 		double base = (double)s->cycle < w->ld_next + 1 ? w->ld_next : (double)s->cycle;
 		w->ld_next = base + s->ld_gap[si->ld_class];
+		uint64_t c = (uint64_t)w->ld_next;
+		w->ld_at = (double)c < w->ld_next ? c + 1 : c;
 	}
 	uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
 	bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
@@ -1081,11 +1083,7 @@ SIM_HOT uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched
  * instructions. */
 SIM_HOT uint64_t ld_ready(const struct sim_warp *w, const struct sim_insn *si)
 {
-	if (!si->ld_class)
-		return 0;
-	double nx = w->ld_next;
-	uint64_t c = (uint64_t)nx;
-	return (double)c < nx ? c + 1 : c;
+	return si->ld_class ? w->ld_at : 0;
 }
 
 /* Fills w's top_* facts (simt_int.h). Requires a non-empty stack. */
@@ -1257,6 +1255,51 @@ static void win_hazards(struct sim *s)
 			}
 		}
 	}
+}
+
+/* Fills sim_insn.hoist_past: for an instruction that is not register-only,
+ * whether a register-only one after it, in its basic block and within
+ * LOOKAHEAD, reads no register that it or another such instruction between
+ * writes (directly or through register-only ones that read them) and
+ * writes none they read or write: one the scan past a block barrier might
+ * move up past it (full_scan). Where none is, the scan stops there, as it
+ * would find nothing (gemm_loop's 64 shared loads and their FMAs after a
+ * barrier). Needs reg_only and free. */
+static void mark_hoist_past(struct sim *s)
+{
+	uint32_t *taint = xcalloc(s->nslots + 1, sizeof *taint), *blocked = xcalloc(s->nslots + 1, sizeof *blocked);
+	uint32_t gen = 0;
+	for (uint32_t i = 0; i < s->nins; i++) {
+		struct sim_insn *c = &s->ins[i];
+		c->hoist_past = false;
+		if (c->reg_only || (c->scan_stop && !c->block_bar))
+			continue;
+		gen++;
+		uint32_t end = c->block_end, lim = i + LOOKAHEAD + 1;
+		for (uint32_t j = i; j < end && j < lim && !c->hoist_past; j++) {
+			const struct sim_insn *e = &s->ins[j];
+			if (e->scan_stop && !e->block_bar)
+				break;
+			bool tainted = false, clash = false;
+			for (uint32_t u = 0; u < e->nuses; u++)
+				tainted |= taint[e->uses[u]] == gen;
+			for (uint32_t d = 0; d < e->ndefs; d++)
+				clash |= taint[e->defs[d]] == gen || blocked[e->defs[d]] == gen;
+			if (!e->reg_only) {
+				for (uint32_t d = 0; d < e->ndefs; d++)
+					taint[e->defs[d]] = gen;
+				for (uint32_t u = 0; u < e->nuses; u++)
+					blocked[e->uses[u]] = gen;
+			} else if (tainted || clash) {
+				for (uint32_t d = 0; d < e->ndefs; d++)
+					taint[e->defs[d]] = gen;
+			} else if (!e->free) {
+				c->hoist_past = true;
+			}
+		}
+	}
+	free(taint);
+	free(blocked);
 }
 
 /* Whether branch c goes back to the first instruction of the header of
@@ -1630,6 +1673,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 	uint32_t region_end, region_mask;   /* an if-converted region and its lanes */
 	unsigned stores;   /* state spaces of the stores passed over */
 	uint32_t bar_k;   /* a block barrier passed over */
+	bool crossed = false;
 	/* on from the window's barrier: inert while the walk meets only what
 	 * no change of the window changes (struct sim_tail); edge: the back
 	 * edge it followed */
@@ -1645,6 +1689,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 		region_end = sc->region_end;
 		region_mask = sc->region_mask;
 		bar_k = sc->bar_k;
+		crossed = sc->crossed;
 		stores = sc->stores;
 		memcpy(w->early_t, sc->t, sizeof sc->t);
 		w->early_pipes = sc->pipes;
@@ -1672,6 +1717,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 			n0 += tl->n;
 			end = tl->end;
 			edge = tl->edge;
+			crossed = edge != UINT32_MAX;
 			if (edge != UINT32_MAX)   /* (what following it stamped) */
 				for (uint32_t u = 0; u < s->ins[edge].nuses; u++)
 					hu[s->ins[edge].uses[u]] = gen;
@@ -1753,6 +1799,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 					hu[c->uses[u]] = gen;
 				if (inert)
 					edge = (uint32_t)(c - s->ins);
+				crossed = true;
 				continue;
 			}
 			if (inert && c->back_edge && c->target != rpc)
@@ -1761,13 +1808,15 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 				bar_k = k;   /* look on past it for register-only work */
 				continue;
 			}
-			if (bar_k != UINT32_MAX && !c->reg_only && (!c->scan_stop || c->block_bar)) {
+			if (bar_k != UINT32_MAX && c->hoist_past && !crossed) {
 				/* ptxas moves register-only work up past the barrier and
 				 * the memory accesses after it (held-out 9's
 				 * stage_tile_loop computes the next step's address
 				 * before the shared store, barrier, shared load and
 				 * barrier of this one): passed, never a candidate, its
-				 * registers holding later ones back */
+				 * registers holding later ones back; only where such
+				 * work may follow in its block (hoist_past), and not
+				 * after a back edge followed */
 				if (inert)
 					inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, false);
 				for (uint32_t d = 0; d < c->ndefs; d++)
@@ -1776,7 +1825,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 					hu[c->uses[u]] = gen;
 				continue;
 			}
-			if (c->scan_stop) {
+			if (c->scan_stop || (bar_k != UINT32_MAX && !c->reg_only)) {
 				if (inert)
 					inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, true);
 				break;
@@ -1805,6 +1854,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 					sc->region_end = region_end;
 					sc->region_mask = region_mask;
 					sc->bar_k = bar_k;
+					sc->crossed = crossed;
 					sc->stores = stores;
 					memcpy(sc->t, w->early_t, sizeof sc->t);
 					sc->pipes = w->early_pipes & ((1u << P_COUNT) - 1);
@@ -2214,6 +2264,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	}
 	sim_mark_free(&s);   /* (reads reg_only; adds the if/else statements' slots) */
 	win_hazards(&s);   /* (reads the runs mark_diamonds joined) */
+	mark_hoist_past(&s);
 	s.ins_pipe = xmalloc(s.nins + 1);
 	for (uint32_t i = 0; i < s.nins; i++) {
 		struct sim_insn *si = &s.ins[i];

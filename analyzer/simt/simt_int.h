@@ -153,6 +153,7 @@ struct sim_insn {
 	uint8_t ld_class;  /* enum sim_ld: a load one warp issues at most every sim.ld_gap cycles */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
+	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
 	 * the if/else statements ptxas predicates that follow it and with the
@@ -360,6 +361,7 @@ struct sim_warp {
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
 	uint64_t resume;          /* cycle a barrier release lets it go on */
 	double ld_next;           /* the first cycle its next load (sim_insn.ld_class) may issue (fractional) */
+	uint64_t ld_at;           /* ld_next rounded up */
 	/* what the scheduler looks up each cycle about the instruction at the
 	 * top of the stack, kept until the warp's state changes (simt.c's
 	 * warp_changed): top_settled: neither issued early nor free (the run
@@ -393,6 +395,7 @@ struct sim_warp {
 		uint64_t t[P_COUNT];   /* early_t of the instructions passed */
 		uint16_t pipes;        /* early_pipes of t (the p of t[p] that are set) */
 		bool win;              /* it went on from the window (whose pending instructions it passed) */
+		bool crossed;          /* it followed a back edge */
 	} scan;
 	uint32_t *hz_def, *hz_use, hz_gen;
 	/* issue_early's window (simt.c's win_*): the instructions a scan from
