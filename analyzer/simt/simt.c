@@ -1538,8 +1538,8 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 			return 1;
 		}
 		early_wait(w, c, treg > pf ? treg : pf, treg, retry);
-		if (pf > s->cycle && w->early_t[p] <= pf)
-			sat |= 1u << p;
+		if ((pf > s->cycle && w->early_t[p] <= pf) || (c->ld_class && treg == w->ld_at))
+			sat |= 1u << p;   /* (the later loads on p wait for ld_at too) */
 	}
 	return wn->special ? -1 : 0;
 }
