@@ -361,7 +361,7 @@ struct sim_warp {
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
 	uint64_t resume;          /* cycle a barrier release lets it go on */
 	double ld_next;           /* the first cycle its next load (sim_insn.ld_class) may issue (fractional) */
-	uint64_t ld_at;           /* ld_next rounded up */
+	uint64_t ld_at;           /* ld_next rounded up (kept: ld_ready reads it for every candidate) */
 	/* what the scheduler looks up each cycle about the instruction at the
 	 * top of the stack, kept until the warp's state changes (simt.c's
 	 * warp_changed): top_settled: neither issued early nor free (the run

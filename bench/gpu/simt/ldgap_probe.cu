@@ -3,17 +3,17 @@
 // iteration) takes 89.5 cycles an iteration and l1_tput (16 L1-hit line
 // loads) 131.5: about 5.6 and 8.2 cycles a load, where the SM's rates
 // (one shared wavefront a cycle, half of one per scheduler; 4 LSU sectors
-// a cycle) allow 2 and 4. The timing model takes it as an interval
-// between one warp's loads of each kind (throughput.shared_load_interval,
-// global_load_interval); these loops test that reading before it is
-// measured, its predictions committed first:
-//   - per warp, not per scheduler: 160 threads put two warps on the first
-//     scheduler and one on each other;
-//   - loads only: ldgap_st stores 16 words an iteration;
-//   - one interval per kind: ldgap_mix interleaves 8 shared and 8 global
-//     loads;
-//   - other instructions issue in between: ldgap_fma does two independent
-//     FMAs per shared load.
+// a cycle) allow 2 and 4. a8ef06c took it as an interval between one
+// warp's loads of each kind (shared_load_interval, global_load_interval);
+// these loops tested that blind (predictions committed first): per warp
+// (160 threads: two warps on the first scheduler; confirmed), loads only
+// (ldgap_st's 16 stores: 50% fast, so a store now takes 4 cycles of its
+// scheduler's share), one interval per kind (ldgap_mix, 8 shared and 8
+// global loads: 32-37% fast, so the next load of either kind now waits
+// the last one's gap), other instructions in between (ldgap_fma, two
+// independent FMAs per shared load). Figures: bench/RESULTS.md, sixth
+// session of 2026-11-26; tests/check_simt.py's probe comments.
+//
 // Same method as the held-out sets (loop_host.cuh): one block, clock64()
 // around the loop, (T(2n) - T(n)) / n; run with
 // `sh bench/gpu/simt/heldout.sh ldgap_probe`, judged by tests/check_simt.py
