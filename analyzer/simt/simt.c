@@ -285,6 +285,7 @@ static void free_sim(struct sim *s)
 	for (uint32_t i = 0; i < s->nwarps; i++) {
 		struct sim_warp *w = &s->w[i];
 		free(w->stk);
+		free(w->cp);
 		free(w->val);
 		free(w->unk);
 		free(w->ready);
@@ -2256,7 +2257,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		const struct px_block *b = &f->blocks[si->in->block];
 		si->block_bar = may_be_barrier(si) && block_barrier(si);
 		si->scan_stop = (si->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) ||
-		                si->pipe == P_BAR || si->pipe == P_BRANCH;
+		                si->pipe == P_BAR || si->pipe == P_BRANCH || si->cp_wait;
 		si->reg_only = reg_only(si);
 		si->mem_class = (uint8_t)mem_space_class(si);
 		si->block_first = b->first;

@@ -228,6 +228,11 @@ static enum sim_pipe pipe_of(const struct px_insn *in)
 		return P_BRANCH;
 	case PX_OP_BAR: case PX_OP_BARRIER: case PX_OP_MEMBAR: case PX_OP_FENCE:
 		return (in->mods & PX_MOD_WARP) ? P_ALU : P_BAR;
+	case PX_OP_CP:
+		/* cp.async's copies go through the LSU; commit_group and
+		 * wait_group take an issue slot (exec_cp) */
+		return sim_has_mod(in, ".commit_group") || sim_has_mod(in, ".wait_group") || sim_has_mod(in, ".wait_all")
+		       ? P_ALU : P_GLOBAL;
 	case PX_OP_SHFL: case PX_OP_VOTE: case PX_OP_MATCH: case PX_OP_REDUX: case PX_OP_ACTIVEMASK:
 		return in->op == PX_OP_SHFL || in->op == PX_OP_MATCH || in->op == PX_OP_REDUX ? P_SHFL : P_ALU;
 	case PX_OP_SIN: case PX_OP_COS: case PX_OP_EX2: case PX_OP_LG2: case PX_OP_RCP:
@@ -446,7 +451,7 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 /* The state space an access resolves to (resolve_space). */
 enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_OTHER };
 
-enum { MK_OTHER, MK_LD, MK_ST, MK_ATOM };   /* sim_memo.kind */
+enum { MK_OTHER, MK_LD, MK_ST, MK_ATOM, MK_CP, MK_CP_COMMIT, MK_CP_WAIT };   /* sim_memo.kind */
 
 /* What exec_mem keeps per memory operation: its decoded facts, and its
  * last address pattern with what the timing model made of it (a memo). A
@@ -458,7 +463,12 @@ enum { MK_OTHER, MK_LD, MK_ST, MK_ATOM };   /* sim_memo.kind */
  * multiple of 128 (a line); its lanes share words as the memo's do. */
 struct sim_memo {
 	/* the instruction, decoded once (decode_mem) */
-	uint8_t kind;            /* MK_*: ld/ldu, st, atom/red, else not simulated */
+	uint8_t kind;            /* MK_*: ld/ldu, st, atom/red, cp.async's forms (exec_cp), else not simulated */
+	uint8_t cp_size;         /* MK_CP: cp-size, bytes */
+	int8_t cp_src;           /* MK_CP: the operand of src-size or ignore-src (cp_ignore), -1 none */
+	bool cp_ignore;          /* ... a predicate: ignore-src */
+	bool cp_all;             /* MK_CP_WAIT: wait_all (a commit_group first) */
+	uint32_t cp_n;           /* MK_CP_WAIT: the groups it leaves pending (wait_all: 0) */
 	uint8_t fixed;           /* the SP_* its state space resolves to for every lane, else SP_OTHER */
 	uint8_t eb, nvec;        /* bytes per element, elements per lane */
 	bool sgn;                /* a signed type (loads sign-extend) */
@@ -502,13 +512,75 @@ static inline bool memo_near(uint64_t x)
 	return x + (1ull << 59) < (1ull << 60);
 }
 
+/* cp.async's forms (PTX ISA 9.7.9.25, "Data Movement and Conversion
+ * Instructions: cp.async"): a copy of cp-size bytes (4, 8 or 16) from
+ * global to shared memory, `cp.async.ca|cg.shared{::cta}.global [dst],
+ * [src], cp-size{, src-size | , ignore-src}{, cache-policy}` (bytes from
+ * src-size on, or all of them when ignore-src is true, are zeros);
+ * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all (a
+ * commit_group and a wait_group 0). The bulk forms (cp.async.bulk.*) and
+ * cp.async.mbarrier.arrive stay MK_OTHER. */
+static void decode_cp(const struct px_func *f, struct sim_insn *si)
+{
+	const struct px_insn *in = si->in;
+	struct sim_memo *mo = si->memo;
+	if (!sim_has_mod(in, ".async") || sim_has_mod(in, ".bulk") || sim_has_mod(in, ".mbarrier"))
+		return;
+	if (sim_has_mod(in, ".commit_group")) {
+		mo->kind = MK_CP_COMMIT;
+		return;
+	}
+	if (sim_has_mod(in, ".wait_all") || sim_has_mod(in, ".wait_group")) {
+		bool all = sim_has_mod(in, ".wait_all");
+		if (!all && (si->nop < 1 || si->op[0].kind != PX_OPND_IMM))
+			return;
+		mo->kind = MK_CP_WAIT;
+		mo->cp_all = all;
+		mo->cp_n = all ? 0 : si->op[0].imm > UINT32_MAX ? UINT32_MAX : (uint32_t)si->op[0].imm;
+		si->cp_wait = true;
+		return;
+	}
+	if (!sim_has_mod(in, ".shared") || !sim_has_mod(in, ".global") || si->nop < 3 ||
+	    si->op[0].kind != PX_OPND_ADDR || si->op[1].kind != PX_OPND_ADDR || si->op[2].kind != PX_OPND_IMM)
+		return;
+	uint64_t n = si->op[2].imm;
+	if (n != 4 && n != 8 && n != 16)
+		return;
+	mo->kind = MK_CP;
+	mo->cp_size = (uint8_t)n;
+	mo->ao = 0;
+	mo->vo = 1;
+	if (si->nop > 3 && (si->op[3].kind == PX_OPND_IMM || si->op[3].kind == PX_OPND_REG)) {
+		/* a 64-bit register after cp-size is the cache policy */
+		const struct px_operand *o = si->op[3].src;
+		enum px_type t = o->kind == PX_OPND_REG && o->reg >= 0 && (uint32_t)o->reg < f->nregs
+		               ? (enum px_type)f->regs[o->reg].type : PX_TYPE_B32;
+		bool pred = o->kind == PX_OPND_REG && px_type_kind(t) == 'p';
+		bool wide = o->kind == PX_OPND_REG && px_type_bits(t) == 64;
+		if (!wide) {
+			mo->cp_src = 3;
+			mo->cp_ignore = pred;
+		}
+	}
+}
+
 /* The memory operation si's facts that exec_mem needs (si->op decoded). */
-static void decode_mem(struct sim_insn *si)
+static void decode_mem(const struct px_func *f, struct sim_insn *si)
 {
 	const struct px_insn *in = si->in;
 	struct sim_memo *mo = si->memo;
 	mo->kind = in->op == PX_OP_LD || in->op == PX_OP_LDU ? MK_LD : in->op == PX_OP_ST ? MK_ST
 	         : in->op == PX_OP_ATOM || in->op == PX_OP_RED ? MK_ATOM : MK_OTHER;
+	mo->cp_src = -1;
+	mo->spc = SP_OTHER;
+	mo->ao = mo->dst = mo->vo = mo->vo2 = -1;
+	if (in->op == PX_OP_CP) {
+		decode_cp(f, si);
+		if (mo->kind != MK_OTHER) {
+			mo->fixed = SP_OTHER;
+			return;
+		}
+	}
 	mo->type = in->ntypes ? in->types[in->ntypes - 1] : PX_TYPE_B32;
 	unsigned eb = px_type_bits(mo->type) / 8;
 	mo->eb = (uint8_t)(eb ? eb : 4);
@@ -580,7 +652,7 @@ void sim_decode(struct sim *s)
 		for (uint32_t k = 0; k < si->nop; k++)
 			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
 		if (si->memo)
-			decode_mem(si);
+			decode_mem(f, si);
 		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';
 		unsigned t0 = in->ntypes ? in->types[0] : PX_TYPE_B32;
 		si->tbits = (uint16_t)px_type_bits(t0);
@@ -1262,6 +1334,20 @@ static inline void sword_write(const struct sh_now *c, uint64_t wd, uint32_t t, 
 
 /* Shared access of one lane: bounds, race and initialisation checks, then
  * the value. Returns false when out of bounds. */
+/* The cp.async of a copy to shared word wd that no wait has written yet
+ * (exec_cp), UINT32_MAX if none: what a read of a word never written
+ * names. */
+static uint32_t cp_pending_to(const struct sim *s, uint64_t wd)
+{
+	for (uint32_t i = 0; i < s->nwarps; i++)
+		for (uint32_t k = 0; k < s->w[i].ncp; k++) {
+			const struct sim_cp *c = &s->w[i].cp[k];
+			if (wd >= c->dst >> 2 && wd < (c->dst >> 2) + c->words)
+				return c->pc;
+		}
+	return UINT32_MAX;
+}
+
 static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane,
                           uint64_t off, unsigned n, bool write, bool atomic, uint64_t *v, bool *unk)
 {
@@ -1308,10 +1394,16 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 				v->other_line = s->ins[rpc].in->line;
 		}
 		if (!write || atomic) {
-			if (!m->written[wd])
+			if (!m->written[wd]) {
+				uint32_t cpc = cp_pending_to(s, wd);
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
-				              "thread %s reads shared byte offset %llu, which no thread has written",
-				              sim_thread(s, t, t0), (unsigned long long)wd * 4);
+				              "thread %s reads shared byte offset %llu, which no thread has written%s%s%s",
+				              sim_thread(s, t, t0), (unsigned long long)wd * 4,
+				              cpc != UINT32_MAX ? " (a cp.async at " : "",
+				              cpc != UINT32_MAX ? sim_where(s, cpc, l0) : "",
+				              cpc != UINT32_MAX ? " copies to it, but no cp.async.wait_group has waited for it)"
+				                                : "");
+			}
 			sword_read(&now, wd, t);
 		}
 		if (write)
@@ -2348,6 +2440,141 @@ static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_op
 	return known_mask;
 }
 
+/* ---- cp.async ----
+ * Each lane's copy reads global memory when it issues and is written to
+ * shared memory, as a store by that lane at the cp.async's line, when the
+ * lane waits for its group (wait_group, wait_all): before, the lane and
+ * every other thread read what was there (a read of a word no copy has
+ * reached yet is uninitialized-shared, or a race where it was written),
+ * so a missing wait shows. PTX ISA 9.7.9.25.3: cp.async.wait_group N
+ * waits for all but the N most recent groups the executing thread
+ * committed; copies not committed are not waited for.
+ * Timing: a copy costs what a global load of its lines costs (the LSU, the
+ * L1 and L2, a miss slot); its group ends when its last copy's data has
+ * arrived, and the warp's next instruction after a wait waits for the
+ * groups it names (the warp's own commits stand for its lanes'). Not
+ * modelled: the shared-memory write's own bandwidth. */
+
+/* The copies of the lanes of mask whose groups are older than the lane's
+ * keep most recent are written to shared memory, in issue order. */
+static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t keep)
+{
+	uint32_t j = 0;
+	for (uint32_t i = 0; i < w->ncp; i++) {
+		struct sim_cp c = w->cp[i];
+		if ((mask >> c.lane & 1) && w->cp_commits[c.lane] - c.group > keep) {
+			for (uint32_t k = 0; k < c.words; k++) {
+				uint64_t v = c.val[k];
+				bool unk = c.unk >> k & 1;
+				shared_access(s, w, c.pc, c.lane, c.dst + 4 * k, 4, true, false, &v, &unk);
+			}
+			continue;
+		}
+		w->cp[j++] = c;
+	}
+	w->ncp = j;
+}
+
+/* One lane's copy: its bytes read from global memory at a (src: src-size
+ * or ignore-src, srcu unknown). */
+static void cp_read(struct sim *s, struct sim_cp *c, uint64_t a, uint32_t size, uint32_t src, bool srcu)
+{
+	for (uint32_t k = 0; k < size / 4; k++) {
+		uint32_t lo = 4 * k;
+		bool u = false;
+		uint64_t v = 0;
+		if (srcu)
+			u = true;
+		else if (lo < src)
+			v = gread(s, 0, a + lo, src - lo < 4 ? src - lo : 4, &u, NULL);   /* (the rest: zeros) */
+		c->val[k] = (uint32_t)v;
+		c->unk |= (uint8_t)((unsigned)u << k);
+	}
+}
+
+static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat, double *occ)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	const struct sim_memo *mo = si->memo;
+	if (mo->kind == MK_CP_COMMIT || (mo->kind == MK_CP_WAIT && mo->cp_all)) {
+		for (uint32_t m = mask; m; m &= m - 1)
+			w->cp_commits[__builtin_ctz(m)]++;
+		w->cp_end[w->cp_groups % SIM_CP_RING] = w->cp_open_end;
+		w->cp_groups++;
+		w->cp_open_end = 0;
+	}
+	if (mo->kind == MK_CP_WAIT) {
+		cp_write(s, w, mask, mo->cp_n);
+		uint64_t t = 0;
+		uint32_t g0 = w->cp_groups > SIM_CP_RING ? w->cp_groups - SIM_CP_RING : 0;
+		for (uint32_t g = g0; g < w->cp_groups && w->cp_groups - g > mo->cp_n; g++)
+			t = w->cp_end[g % SIM_CP_RING] > t ? w->cp_end[g % SIM_CP_RING] : t;
+		if (t > w->resume) {
+			w->resume = t;
+			w->resume_why = PX_STALL_MEMORY;
+		}
+		return;
+	}
+	if (mo->kind != MK_CP)
+		return;
+	const struct sim_opnd *dop = &si->op[0], *sop = &si->op[1];
+	uint32_t size = mo->cp_size, known = 0;
+	int64_t src[32];
+	bool skipped = false;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		bool du = dop->slot != UINT32_MAX && (w->unk[dop->slot] >> l & 1);
+		bool su = sop->slot != UINT32_MAX && (w->unk[sop->slot] >> l & 1);
+		uint64_t d = dop->imm + (dop->slot != UINT32_MAX ? w->val[(size_t)dop->slot * 32 + l] : 0);
+		uint64_t a = sop->imm + (sop->slot != UINT32_MAX ? w->val[(size_t)sop->slot * 32 + l] : 0);
+		if (du) {
+			skipped = true;
+			continue;
+		}
+		resolve_space(s, PX_SPACE_SHARED, &d);
+		uint32_t n = size;
+		bool nu = false;
+		if (mo->cp_src >= 0) {
+			uint64_t x = rd(s, w, &si->op[mo->cp_src], l, &nu);
+			n = mo->cp_ignore ? (x & 1 ? 0 : size) : x < size ? (uint32_t)x : size;
+		}
+		if (w->ncp >= SIM_CP_MAX) {
+			/* copies never waited for: the older half is dropped, never
+			 * written (what the kernel's memory holds is a guess since) */
+			memmove(w->cp, w->cp + SIM_CP_MAX / 2, (w->ncp - SIM_CP_MAX / 2) * sizeof *w->cp);
+			w->ncp -= SIM_CP_MAX / 2;
+			sim_guess(s, pc);
+			sim_note(s, pc, "more than %u cp.async copies of one warp are not waited for: the oldest are "
+			         "not written to shared memory", SIM_CP_MAX);
+		}
+		struct sim_cp *c = PX_VEC_PUSH(w->cp, w->ncp, w->capcp);
+		*c = (struct sim_cp){.pc = pc, .group = w->cp_commits[l], .lane = (uint8_t)l,
+		                     .words = (uint8_t)(size / 4), .dst = d};
+		cp_read(s, c, a, size, n, su || nu);
+		if (!su) {
+			src[l] = (int64_t)a;
+			known |= 1u << l;
+		}
+	}
+	if (skipped)
+		sim_guess(s, pc);   /* a skipped store: memory is no longer what the kernel wrote */
+	if (known != mask)
+		sim_note(s, pc, "address depends on an unknown value (memory contents or a parameter without "
+		         "--param): the access is skipped for those lanes, its results are unknown");
+	uint32_t sec = 1, ideal = 1, nlines = 0;
+	uint64_t lines[32];
+	bool repeat = false;
+	if (known) {
+		px_warp_sectors(src, known, size, &sec, &ideal);
+		nlines = lane_lines(w, SP_GLOBAL, src, known, lines, &repeat);
+	}
+	global_cost(s, w, si, MK_LD, known != 0, sec, 1, lines, nlines, repeat, lat, occ);
+	uint64_t end = s->cycle + (uint64_t)(*lat + 0.5);
+	if (end > w->cp_open_end)
+		w->cp_open_end = end;
+	*lat = s->lat[P_ALU];   /* no register waits for it */
+}
+
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
 __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
@@ -2356,10 +2583,19 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 	const struct px_insn *in = si->in;
 	struct sim_memo *mo = si->memo;
 	bool is_ld = mo->kind == MK_LD, is_st = mo->kind == MK_ST, is_atom = mo->kind == MK_ATOM;
+	if (mo->kind >= MK_CP) {
+		exec_cp(s, w, pc, mask, lat, occ);
+		return;
+	}
 	if (mo->kind == MK_OTHER) {
 		for (uint32_t d = 0; d < si->ndefs; d++)
 			w->unk[si->defs[d]] |= mask;
-		sim_note(s, pc, "'%.*s' is not simulated: its results are unknown", (int)in->opname.n, in->opname.p);
+		sim_note(s, pc, "'%.*s%.*s' is not simulated: its results are unknown", (int)in->opname.n, in->opname.p,
+		         (int)in->modtext.n, in->modtext.p);
+		/* memory it writes is no longer what the kernel wrote: the
+		 * checks that follow are guesses */
+		if (si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC))
+			sim_guess(s, pc);
 		return;
 	}
 	if (mo->ao < 0)

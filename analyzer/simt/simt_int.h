@@ -32,6 +32,24 @@ SIM_HOT uint32_t sim_popcount(uint64_t x)
 #define SIM_PARAM_PTR(i) (0x0000010000000000ull * ((uint64_t)(i) + 1))  /* pointer params */
 #define SIM_GLOBAL_VARS 0x0000000010000000ull  /* module .global variables */
 
+/* A cp.async copy not yet waited for (struct sim_warp.cp): one lane's
+ * cp-size bytes (4, 8 or 16), read from global memory when it issued,
+ * written to shared memory when the lane waits for its group. */
+struct sim_cp {
+	uint32_t pc;         /* the cp.async (its line names the write) */
+	uint32_t group;      /* the lane's commit count when it issued: its group */
+	uint8_t lane, words; /* 1, 2 or 4 words */
+	uint8_t unk;         /* per word: unknown */
+	uint64_t dst;        /* shared byte offset */
+	uint32_t val[4];
+};
+
+/* The groups of cp.async copies whose ends a warp keeps (a wait takes
+ * older ones as ended: a pipeline waits on 2 to 4 groups) */
+#define SIM_CP_RING 16
+/* ... and the copies it keeps that no wait has written, at most */
+#define SIM_CP_MAX 4096
+
 /* L1 misses one warp can have in flight, at most (the arch table's
  * throughput.l1_misses_per_warp, clamped to this) */
 #define SIM_MAX_MISSES 64
@@ -153,6 +171,7 @@ struct sim_insn {
 	uint8_t ld_class;  /* enum sim_ld: a load one warp issues at most every sim.ld_gap cycles */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
+	bool cp_wait;      /* cp.async.wait_group / wait_all: issue_early looks no further (simt_exec.c's exec_cp) */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
@@ -426,6 +445,14 @@ struct sim_warp {
 	uint32_t prev_block;
 	uint32_t sync;            /* warp-level synchronisations so far (bar.warp.sync, .sync ops) */
 	int64_t tid[32][3];
+	/* cp.async (simt_exec.c's exec_cp): the copies not yet waited for,
+	 * each lane's groups committed, and for the timing the warp's groups'
+	 * ends (a ring of SIM_CP_RING, by group number) */
+	struct sim_cp *cp; uint32_t ncp, capcp;
+	uint32_t cp_commits[32];
+	uint64_t cp_end[SIM_CP_RING];
+	uint32_t cp_groups;       /* the warp's commits (a commit by any of its lanes counts once) */
+	uint64_t cp_open_end;     /* the last end of the copies since its last commit */
 	uint32_t *loop_iter;      /* per loop: header executions in the current entry */
 	uint64_t *hdr_count;      /* per loop: header executions */
 	bool *entered;            /* per loop */
