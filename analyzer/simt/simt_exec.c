@@ -512,7 +512,7 @@ static inline bool memo_near(uint64_t x)
 	return x + (1ull << 59) < (1ull << 60);
 }
 
-/* cp.async's forms (PTX ISA 9.7.9.25, "Data Movement and Conversion
+/* cp.async's forms (PTX ISA, "Data Movement and Conversion
  * Instructions: cp.async"): a copy of cp-size bytes (4, 8 or 16) from
  * global to shared memory, `cp.async.ca|cg.shared{::cta}.global [dst],
  * [src], cp-size{, src-size | , ignore-src}{, cache-policy}` (bytes from
@@ -2446,7 +2446,7 @@ static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_op
  * lane waits for its group (wait_group, wait_all): before, the lane and
  * every other thread read what was there (a read of a word no copy has
  * reached yet is uninitialized-shared, or a race where it was written),
- * so a missing wait shows. PTX ISA 9.7.9.25.3: cp.async.wait_group N
+ * so a missing wait shows. PTX ISA, cp.async.wait_group: wait_group N
  * waits for all but the N most recent groups the executing thread
  * committed; copies not committed are not waited for.
  * Timing: a copy costs what a global load of its lines costs (the LSU, the
