@@ -247,6 +247,13 @@ SETS = [
 # spaced each on its own). Since: a shared store takes 4 cycles of its
 # scheduler's share at least (shared_store_interval_per_subpartition), and
 # the warp's next load of either kind waits the last one's gap.
+# cpasync_probe (H100; predictions committed first, probes/
+# cpasync_probe_predicted.jsonl, model a282394, the first with cp.async
+# simulated) stages tiles through shared memory with cp.async: two buffers
+# with 4-byte and 16-byte copies, one buffer waiting for its own tile, three
+# buffers, at 128, 256 and 512 threads. Blind: median 16.0%, 12 of 12
+# within 35%; the 16-byte copies within 6%, the loops that copy 4 bytes a
+# thread in a loop over the tile 12% to 26% fast.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -258,6 +265,7 @@ PROBES = [
     ('probes/sw_probe.jsonl', 'probes/sw_probe.sm_90.ptx', 'probe sw'),
     ('probes/l2warm_probe.jsonl', 'probes/l2warm_probe.sm_90.ptx', 'probe l2warm'),
     ('probes/ldgap_probe.jsonl', 'probes/ldgap_probe.sm_90.ptx', 'probe ldgap'),
+    ('probes/cpasync_probe.jsonl', 'probes/cpasync_probe.sm_90.ptx', 'probe cpasync'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
