@@ -275,7 +275,7 @@ static const struct px_rule rules[] = {
 	 NULL, "budget", 1000000,
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
 	 "thread (32,0,0) writes shared byte offset 128 at k.cu:4 (PTX line 44); thread (0,0,0) reads it at k.cu:5 (PTX line 49), no barrier between (simulated, block 128x1x1)",
-	 "Simulating one thread block on concrete values, two threads of different warps access the same 4-byte shared word between the same two barriers and at least one writes (atomics with atomics excepted). The message names both threads and both lines with their source location. The same race between lanes of one warp is warp-sync-missing."
+	 "Simulating one thread block on concrete values, two threads of different warps access the same 4-byte shared word between the same two barriers and at least one writes (atomics with atomics excepted). The message names both threads and both lines with their source location. The same race between lanes of one warp is warp-sync-missing. An access to a word while a cp.async copy to it is in flight (no cp.async.wait_group of the copying thread has waited for it, and for another thread no barrier after that wait) is a race with the copy, and so is a copy that lands while a later copy to the same word is in flight."
 	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
 	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
 	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "

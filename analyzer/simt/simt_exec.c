@@ -1270,12 +1270,16 @@ void sim_shmem_init(struct sim_shmem *m, uint64_t n)
 	m->repoch = xcalloc(n, sizeof *m->repoch);
 	m->rsync = xcalloc(n, sizeof *m->rsync);
 	m->rpc = xcalloc(n, sizeof *m->rpc);
+	m->cp_pend = xcalloc(n + 1, sizeof *m->cp_pend);
+	m->npend = 0;
+	m->nwords = n;
 	for (uint64_t i = 0; i < n; i++)
 		m->wtid[i] = m->rtid[i] = -1;
 }
 
 void sim_shmem_free(struct sim_shmem *m)
 {
+	free(m->cp_pend);
 	free(m->val);
 	free(m->known);
 	free(m->written);
@@ -1335,14 +1339,14 @@ static inline void sword_write(const struct sh_now *c, uint64_t wd, uint32_t t, 
 /* Shared access of one lane: bounds, race and initialisation checks, then
  * the value. Returns false when out of bounds. */
 /* The cp.async of a copy to shared word wd that no wait has written yet
- * (exec_cp), UINT32_MAX if none: what a read of a word never written
- * names. */
-static uint32_t cp_pending_to(const struct sim *s, uint64_t wd)
+ * (exec_cp), other than skip; UINT32_MAX if none: what a read of a word
+ * never written, or an access while a copy is in flight, names. */
+static uint32_t cp_pending_to(const struct sim *s, uint64_t wd, const struct sim_cp *skip)
 {
 	for (uint32_t i = 0; i < s->nwarps; i++)
 		for (uint32_t k = 0; k < s->w[i].ncp; k++) {
 			const struct sim_cp *c = &s->w[i].cp[k];
-			if (wd >= c->dst >> 2 && wd < (c->dst >> 2) + c->words)
+			if (c != skip && wd >= c->dst >> 2 && wd < (c->dst >> 2) + c->words)
 				return c->pc;
 		}
 	return UINT32_MAX;
@@ -1366,6 +1370,19 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 	uint64_t r = 0;
 	const struct sim_shmem *m = &s->sh;
 	for (uint64_t wd = off >> 2; wd <= (off + n - 1) >> 2; wd++) {
+		if (m->cp_pend[wd] && !s->cp_landing && (write || m->written[wd])) {
+			/* (a read of a word never written: uninitialized-shared
+			 * below names the copy) */
+			uint32_t cpc = cp_pending_to(s, wd, NULL);
+			struct px_simt_violation *cv = sim_violation(
+				s, PX_V_SHARED_RACE, pc, t, t,
+				"thread %s %s shared byte offset %llu at %s while a cp.async at %s copies to it: no "
+				"cp.async.wait_group has waited for the copy (and, for another thread, no barrier "
+				"after the wait)", sim_thread(s, t, t0), op, (unsigned long long)wd * 4, sim_where(s, pc, l0),
+				sim_where(s, cpc, l1));
+			if (cv)
+				cv->other_line = s->ins[cpc].in->line;
+		}
 		int32_t wtid = m->wtid[wd], rtid = m->rtid[wd];
 		uint32_t wpc = m->wpc[wd], rpc = m->rpc[wd];
 		bool same_warp_w = wtid >= 0 && (uint32_t)wtid / 32 == w->id;
@@ -1395,7 +1412,7 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		}
 		if (!write || atomic) {
 			if (!m->written[wd]) {
-				uint32_t cpc = cp_pending_to(s, wd);
+				uint32_t cpc = cp_pending_to(s, wd, NULL);
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
 				              "thread %s reads shared byte offset %llu, which no thread has written%s%s%s",
 				              sim_thread(s, t, t0), (unsigned long long)wd * 4,
@@ -1445,6 +1462,8 @@ static inline bool shared_word(const struct sh_now *c, uint32_t lane, uint64_t o
 	uint32_t t = c->wid * 32 + lane;
 	const struct sim_shmem *m = c->sh;
 	uint64_t wd = off >> 2;
+	if (m->npend && m->cp_pend[wd])
+		return false;   /* a cp.async copy to it is in flight */
 	if (sword_unordered(c, t, m->wtid[wd], m->wepoch[wd], m->wsync[wd]))
 		return false;   /* written by another thread since the barrier */
 	if (write) {
@@ -1866,6 +1885,8 @@ static inline void run_readers(int32_t *restrict rtid, int32_t t0, const uint8_t
 static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim_memo *mo, bool sgn,
                         uint64_t lv[32], uint32_t *lunk)
 {
+	if (c->sh->npend)
+		return false;   /* cp.async copies in flight: shared_access's checks */
 	if (!mo->grouped)
 		memo_groups(mo);
 	/* the bounds of all groups at once (a sum that overflows is out of
@@ -2069,15 +2090,15 @@ __attribute__((noinline)) static void store_shared_words(struct sim *s, struct s
 	const uint64_t *vv = &w->val[(size_t)vo->slot * 32];
 	uint32_t vunk = w->unk[vo->slot], t0 = now.wid * 32;
 	bool neg = vo->neg;
-	if (mask == UINT32_MAX && consecutive_words(addrs) && (uint64_t)addrs[0] + 128 <= now.limit &&
+	const struct sim_shmem *sm = now.sh;
+	if (mask == UINT32_MAX && !sm->npend && consecutive_words(addrs) && (uint64_t)addrs[0] + 128 <= now.limit &&
 	    store_run(&now, (uint64_t)addrs[0] >> 2, vv, vunk, neg))
 		return;
-	const struct sim_shmem *sm = now.sh;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool unk = vunk >> l & 1;
 		uint64_t v = neg ? !vv[l] : vv[l], ea = (uint64_t)addrs[l];
-		if (!(ea & 3) && ea + 4 <= now.limit) {
+		if (!(ea & 3) && ea + 4 <= now.limit && !sm->npend) {
 			uint64_t wd = ea >> 2;
 			if (!(sm->wtid[wd] >= 0 && sm->wepoch[wd] == now.epoch) &&
 			    !(sm->rtid[wd] >= 0 && sm->repoch[wd] == now.epoch)) {
@@ -2455,6 +2476,29 @@ static inline uint32_t fixed_addrs(const struct sim_warp *w, const struct sim_op
  * groups it names (the warp's own commits stand for its lanes'). Not
  * modelled: the shared-memory write's own bandwidth. */
 
+/* Copy c's words are in flight (cp_pend), or no longer. */
+static void cp_pend(struct sim_shmem *m, const struct sim_cp *c)
+{
+	for (uint32_t k = 0; k < c->words; k++) {
+		uint64_t wd = (c->dst >> 2) + k;
+		if (wd < m->nwords) {
+			m->cp_pend[wd]++;
+			m->npend++;
+		}
+	}
+}
+
+static void cp_unpend(struct sim_shmem *m, const struct sim_cp *c)
+{
+	for (uint32_t k = 0; k < c->words; k++) {
+		uint64_t wd = (c->dst >> 2) + k;
+		if (wd < m->nwords && m->cp_pend[wd]) {
+			m->cp_pend[wd]--;
+			m->npend--;
+		}
+	}
+}
+
 /* The copies of the lanes of mask whose groups are older than the lane's
  * keep most recent are written to shared memory, in issue order. */
 static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t keep)
@@ -2463,10 +2507,25 @@ static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t 
 	for (uint32_t i = 0; i < w->ncp; i++) {
 		struct sim_cp c = w->cp[i];
 		if ((mask >> c.lane & 1) && w->cp_commits[c.lane] - c.group > keep) {
+			cp_unpend(&s->sh, &c);
 			for (uint32_t k = 0; k < c.words; k++) {
-				uint64_t v = c.val[k];
+				uint64_t v = c.val[k], wd = (c.dst >> 2) + k;
 				bool unk = c.unk >> k & 1;
+				if (wd < s->sh.nwords && s->sh.cp_pend[wd]) {
+					char t0[48], l0[160], l1[160];
+					uint32_t t = w->id * 32 + c.lane, opc = cp_pending_to(s, wd, &w->cp[i]);
+					struct px_simt_violation *v2 = sim_violation(
+						s, PX_V_SHARED_RACE, c.pc, t, t,
+						"thread %s's cp.async at %s lands on shared byte offset %llu while another "
+						"cp.async copy to it, at %s, is in flight: it was issued before this one was "
+						"waited for", sim_thread(s, t, t0), sim_where(s, c.pc, l0),
+						(unsigned long long)wd * 4, sim_where(s, opc, l1));
+					if (v2)
+						v2->other_line = s->ins[opc].in->line;
+				}
+				s->cp_landing = true;
 				shared_access(s, w, c.pc, c.lane, c.dst + 4 * k, 4, true, false, &v, &unk);
+				s->cp_landing = false;
 			}
 			continue;
 		}
@@ -2541,6 +2600,8 @@ static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mas
 		if (w->ncp >= SIM_CP_MAX) {
 			/* copies never waited for: the older half is dropped, never
 			 * written (what the kernel's memory holds is a guess since) */
+			for (uint32_t k = 0; k < SIM_CP_MAX / 2; k++)
+				cp_unpend(&s->sh, &w->cp[k]);
 			memmove(w->cp, w->cp + SIM_CP_MAX / 2, (w->ncp - SIM_CP_MAX / 2) * sizeof *w->cp);
 			w->ncp -= SIM_CP_MAX / 2;
 			sim_guess(s, pc);
@@ -2551,6 +2612,7 @@ static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mas
 		*c = (struct sim_cp){.pc = pc, .group = w->cp_commits[l], .lane = (uint8_t)l,
 		                     .words = (uint8_t)(size / 4), .dst = d};
 		cp_read(s, c, a, size, n, su || nu);
+		cp_pend(&s->sh, c);
 		if (!su) {
 			src[l] = (int64_t)a;
 			known |= 1u << l;

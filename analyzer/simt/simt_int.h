@@ -272,6 +272,11 @@ struct sim_shmem {
 	uint32_t *wepoch, *wsync, *wpc;     /* wpc: the writing instruction */
 	int32_t *rtid;       /* last reader (other than the writer), -1 none */
 	uint32_t *repoch, *rsync, *rpc;
+	/* cp.async copies to each word that no wait has written yet, and
+	 * their sum: while it is not 0, every access takes shared_access's
+	 * checks (simt_exec.c's exec_cp) */
+	uint32_t *cp_pend;
+	uint64_t npend, nwords;
 };
 /* n words, none written or read (simt_exec.c) */
 void sim_shmem_init(struct sim_shmem *m, uint64_t n);
@@ -508,6 +513,7 @@ struct sim {
 	 * instruction's): the warp's next branch waits for it */
 	uint64_t *ex_done;
 	uint32_t misses_per_warp;
+	bool cp_landing;          /* shared_access is writing a cp.async copy (exec_cp's cp_write) */
 	double ld_gap[LD_COUNT];  /* per enum sim_ld: cycles between one warp's loads (throughput.*_load_interval) */
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
