@@ -253,7 +253,14 @@ SETS = [
 # with 4-byte and 16-byte copies, one buffer waiting for its own tile, three
 # buffers, at 128, 256 and 512 threads. Blind: median 16.0%, 12 of 12
 # within 35%; the 16-byte copies within 6%, the loops that copy 4 bytes a
-# thread in a loop over the tile 12% to 26% fast.
+# thread in a loop over the tile 12% to 26% fast. ldgsts_probe (H100;
+# predictions committed first, probes/ldgsts_probe_predicted.jsonl, model
+# f4e9b12) then timed one copy: the latency of a 4-byte copy from L1 and of
+# 16-byte copies from L2 within 6%, a warp's burst of 16 copies 16% to 30%
+# fast at 32 to 512 threads. ptxas pads each LDGSTS with three
+# predicated-off LDS (the SASS of both probes): a copy takes four issue
+# slots since (throughput.cp_async_issue), the burst within 3%, cpasync_probe
+# median 12.0%.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -266,6 +273,7 @@ PROBES = [
     ('probes/l2warm_probe.jsonl', 'probes/l2warm_probe.sm_90.ptx', 'probe l2warm'),
     ('probes/ldgap_probe.jsonl', 'probes/ldgap_probe.sm_90.ptx', 'probe ldgap'),
     ('probes/cpasync_probe.jsonl', 'probes/cpasync_probe.sm_90.ptx', 'probe cpasync'),
+    ('probes/ldgsts_probe.jsonl', 'probes/ldgsts_probe.sm_90.ptx', 'probe ldgsts'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

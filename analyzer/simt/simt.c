@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 9). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 478, .median = 0.059,
+	.loops = 485, .median = 0.058,
 	.held_out = 120, .held_out_median = 0.153, .held_out_p90 = 0.592, .held_out_worst = 6.85,
 	.held_out_fast = 50,
 };
@@ -137,6 +137,8 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->ld_gap[LD_GLOBAL] = metric(a->throughput, a->nthroughput, "global_load_interval", 0);
 	double mpw = metric(a->throughput, a->nthroughput, "l1_misses_per_warp", 9);
 	s->misses_per_warp = mpw < 1 ? 1 : mpw > SIM_MAX_MISSES ? SIM_MAX_MISSES : (uint32_t)mpw;
+	double cpi = metric(a->throughput, a->nthroughput, "cp_async_issue", 1);
+	s->cp_issue = cpi > 1 ? (uint64_t)(cpi + 0.5) : 1;
 }
 
 /* ---- set-up ---- */
@@ -818,6 +820,8 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		s->pipe_free[sched][si->pipe] = s->cycle + o;
 	if (si->expand && s->ex_lat[si->expand] > 0)
 		expand_issue(s, sched, s->ex_issue[si->expand]);
+	if (si->cp_copy && s->cp_issue > 1)
+		expand_issue(s, sched, s->cp_issue);
 }
 
 /* Runs instruction pc of warp w as a free one (simt_fuse.c): its values

@@ -547,6 +547,7 @@ static void decode_cp(const struct px_func *f, struct sim_insn *si)
 	if (n != 4 && n != 8 && n != 16)
 		return;
 	mo->kind = MK_CP;
+	si->cp_copy = true;
 	mo->cp_size = (uint8_t)n;
 	mo->ao = 0;
 	mo->vo = 1;

@@ -172,6 +172,7 @@ struct sim_insn {
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
 	bool cp_wait;      /* cp.async.wait_group / wait_all: issue_early looks no further (simt_exec.c's exec_cp) */
+	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
@@ -514,6 +515,7 @@ struct sim {
 	uint64_t *ex_done;
 	uint32_t misses_per_warp;
 	bool cp_landing;          /* shared_access is writing a cp.async copy (exec_cp's cp_write) */
+	uint64_t cp_issue;        /* throughput.cp_async_issue: a copy's issue slots on its scheduler */
 	double ld_gap[LD_COUNT];  /* per enum sim_ld: cycles between one warp's loads (throughput.*_load_interval) */
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
