@@ -1272,6 +1272,10 @@ void sim_shmem_init(struct sim_shmem *m, uint64_t n)
 	m->rsync = xcalloc(n, sizeof *m->rsync);
 	m->rpc = xcalloc(n, sizeof *m->rpc);
 	m->cp_pend = xcalloc(n + 1, sizeof *m->cp_pend);
+	m->wbytes = xmalloc(n + 1);
+	m->rbytes = xmalloc(n + 1);
+	memset(m->wbytes, 0xf, n + 1);
+	memset(m->rbytes, 0xf, n + 1);
 	m->npend = 0;
 	m->nwords = n;
 	for (uint64_t i = 0; i < n; i++)
@@ -1281,6 +1285,8 @@ void sim_shmem_init(struct sim_shmem *m, uint64_t n)
 void sim_shmem_free(struct sim_shmem *m)
 {
 	free(m->cp_pend);
+	free(m->wbytes);
+	free(m->rbytes);
 	free(m->val);
 	free(m->known);
 	free(m->written);
@@ -1319,6 +1325,7 @@ static inline void sword_read(const struct sh_now *c, uint64_t wd, uint32_t t)
 	m->repoch[wd] = epoch;
 	m->rsync[wd] = sync;
 	m->rpc[wd] = pc;
+	m->rbytes[wd] = 0xf;
 }
 
 static inline void sword_write(const struct sh_now *c, uint64_t wd, uint32_t t, bool atomic)
@@ -1335,6 +1342,7 @@ static inline void sword_write(const struct sh_now *c, uint64_t wd, uint32_t t, 
 	rtid[wd] = -1;
 	written[wd] = true;
 	watomic[wd] = atomic;
+	m->wbytes[wd] = 0xf;
 }
 
 /* Shared access of one lane: bounds, race and initialisation checks, then
@@ -1388,9 +1396,13 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		uint32_t wpc = m->wpc[wd], rpc = m->rpc[wd];
 		bool same_warp_w = wtid >= 0 && (uint32_t)wtid / 32 == w->id;
 		bool ordered_w = same_warp_w && m->wsync[wd] != w->sync;
+		/* the bytes of this word the access touches */
+		uint64_t lo = wd * 4 > off ? wd * 4 : off, hi = wd * 4 + 4 < off + n ? wd * 4 + 4 : off + n;
+		uint8_t need = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
+		uint8_t wb = m->wbytes[wd], rb = m->rbytes[wd];
 		struct px_simt_violation *v = NULL;
 		if (wtid >= 0 && (uint32_t)wtid != t && m->wepoch[wd] == s->epoch && !ordered_w &&
-		    !(atomic && m->watomic[wd])) {
+		    !(atomic && m->watomic[wd]) && (wb & need)) {
 			v = sim_violation(s, same_warp_w ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc, (uint32_t)wtid, t,
 			              "thread %s %s shared byte offset %llu at %s; thread %s %s it at %s, "
 			              "no barrier between%s", sim_thread(s, (uint32_t)wtid, t0),
@@ -1400,7 +1412,7 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 			if (v)
 				v->other_line = s->ins[wpc].in->line;
 		}
-		if (write && sword_unordered(&now, t, rtid, m->repoch[wd], m->rsync[wd])) {
+		if (write && sword_unordered(&now, t, rtid, m->repoch[wd], m->rsync[wd]) && (rb & need)) {
 			v = sim_violation(s, (uint32_t)rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
 			                  (uint32_t)rtid, t,
 			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
@@ -1422,10 +1434,16 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 				              cpc != UINT32_MAX ? " copies to it, but no cp.async.wait_group has waited for it)"
 				                                : "");
 			}
+			/* (a thread's reads of a word since the barrier add up) */
+			bool again = rtid == (int32_t)t && m->repoch[wd] == s->epoch;
 			sword_read(&now, wd, t);
+			m->rbytes[wd] = again ? (uint8_t)(rb | need) : need;
 		}
-		if (write)
+		if (write) {
+			bool again = wtid == (int32_t)t && m->wepoch[wd] == s->epoch;
 			sword_write(&now, wd, t, atomic);
+			m->wbytes[wd] = again ? (uint8_t)(wb | need) : need;
+		}
 	}
 	/* the value, a word at a time (k bytes of word a >> 2 from byte sh) */
 	for (unsigned b = 0; b < n;) {

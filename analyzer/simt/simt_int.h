@@ -273,6 +273,10 @@ struct sim_shmem {
 	uint32_t *wepoch, *wsync, *wpc;     /* wpc: the writing instruction */
 	int32_t *rtid;       /* last reader (other than the writer), -1 none */
 	uint32_t *repoch, *rsync, *rpc;
+	/* the bytes of the word (bit 0: its first) the last write and the
+	 * last read touched: threads that access different bytes of one word
+	 * (a __shared__ half or char array) do not race (shared_access) */
+	uint8_t *wbytes, *rbytes;
 	/* cp.async copies to each word that no wait has written yet, and
 	 * their sum: while it is not 0, every access takes shared_access's
 	 * checks (simt_exec.c's exec_cp) */
