@@ -1958,9 +1958,11 @@ static bool load_groups(const struct sh_now *c, const int64_t *addrs, struct sim
 		fill_u32(repoch + wd0, epoch, ng);
 		fill_u32(rsync + wd0, sync, ng);
 		fill_u32(rpc + wd0, pc, ng);
+		memset(m->rbytes + wd0, 0xf, ng);
 	} else {
 		for (uint32_t g = 0; g < ng; g++) {
 			uint64_t wd = wd0 + (uint64_t)mo->gsw[g];
+			m->rbytes[wd] = 0xf;
 			rtid[wd] = (int32_t)(t0 + mo->last[g]);
 			repoch[wd] = epoch;
 			rsync[wd] = sync;
@@ -2078,6 +2080,7 @@ static bool store_run(const struct sh_now *c, uint64_t wd0, const uint64_t *vv, 
 	fill_u32(wepoch, epoch, 32);
 	fill_u32(m->wsync + wd0, c->sync, 32);
 	fill_u32(m->wpc + wd0, c->pc, 32);
+	memset(m->wbytes + wd0, 0xf, 32);
 	fill_u32((uint32_t *)rtid, UINT32_MAX, 32);   /* -1: none */
 	memset(m->written + wd0, 1, 32);
 	memset(m->watomic + wd0, 0, 32);
