@@ -451,7 +451,7 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 /* The state space an access resolves to (resolve_space). */
 enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_OTHER };
 
-enum { MK_OTHER, MK_LD, MK_ST, MK_ATOM, MK_CP, MK_CP_COMMIT, MK_CP_WAIT };   /* sim_memo.kind */
+enum { MK_OTHER, MK_LD, MK_ST, MK_ATOM, MK_CP, MK_CP_COMMIT, MK_CP_WAIT, MK_LDSM, MK_STSM };   /* sim_memo.kind */
 
 /* What exec_mem keeps per memory operation: its decoded facts, and its
  * last address pattern with what the timing model made of it (a memo). A
@@ -468,6 +468,7 @@ struct sim_memo {
 	int8_t cp_src;           /* MK_CP: the operand of src-size or ignore-src (cp_ignore), -1 none */
 	bool cp_ignore;          /* ... a predicate: ignore-src */
 	bool cp_all;             /* MK_CP_WAIT: wait_all (a commit_group first) */
+	bool trans;              /* MK_LDSM, MK_STSM: .trans (nvec: the matrices, 1, 2 or 4) */
 	uint32_t cp_n;           /* MK_CP_WAIT: the groups it leaves pending (wait_all: 0) */
 	uint8_t fixed;           /* the SP_* its state space resolves to for every lane, else SP_OTHER */
 	uint8_t eb, nvec;        /* bytes per element, elements per lane */
@@ -565,6 +566,37 @@ static void decode_cp(const struct px_func *f, struct sim_insn *si)
 	}
 }
 
+/* ldmatrix / stmatrix of 8x8 matrices of 16-bit elements (PTX ISA,
+ * "Warp Level Matrix Load Instruction: ldmatrix" and "... stmatrix"):
+ * `ldmatrix.sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16 d,
+ * [a]` and `stmatrix... [a], s`. Lanes 8m to 8m+7 name the rows (16
+ * bytes each) of matrix m; each thread's register m holds, of matrix m,
+ * the two elements of row lane/4 at columns 2*(lane%4) and the next
+ * (.trans: of column lane/4 at rows 2*(lane%4) and the next). Other
+ * shapes and element types stay MK_OTHER. */
+static void decode_matrix(struct sim_insn *si)
+{
+	const struct px_insn *in = si->in;
+	struct sim_memo *mo = si->memo;
+	unsigned num = sim_has_mod(in, ".x1") ? 1 : sim_has_mod(in, ".x2") ? 2 : sim_has_mod(in, ".x4") ? 4 : 0;
+	bool st = in->op == PX_OP_STMATRIX;
+	int ao = st ? 0 : 1, ro = st ? 1 : 0;
+	if (!num || !sim_has_mod(in, ".m8n8") || !sim_has_mod(in, ".b16") || si->nop != 2 ||
+	    si->op[ao].kind != PX_OPND_ADDR)
+		return;
+	const struct sim_opnd *r = &si->op[ro];
+	if (!(r->kind == PX_OPND_VEC ? r->nel == num : num == 1 && r->kind == PX_OPND_REG))
+		return;
+	mo->kind = st ? MK_STSM : MK_LDSM;
+	mo->nvec = (uint8_t)num;
+	mo->trans = sim_has_mod(in, ".trans");
+	mo->ao = (int8_t)ao;
+	if (st)
+		mo->vo = (int8_t)ro;
+	else
+		mo->dst = (int8_t)ro;
+}
+
 /* The memory operation si's facts that exec_mem needs (si->op decoded). */
 static void decode_mem(const struct px_func *f, struct sim_insn *si)
 {
@@ -575,6 +607,13 @@ static void decode_mem(const struct px_func *f, struct sim_insn *si)
 	mo->cp_src = -1;
 	mo->spc = SP_OTHER;
 	mo->ao = mo->dst = mo->vo = mo->vo2 = -1;
+	if (in->op == PX_OP_LDMATRIX || in->op == PX_OP_STMATRIX) {
+		decode_matrix(si);
+		if (mo->kind != MK_OTHER) {
+			mo->fixed = SP_OTHER;
+			return;
+		}
+	}
 	if (in->op == PX_OP_CP) {
 		decode_cp(f, si);
 		if (mo->kind != MK_OTHER) {
@@ -2659,6 +2698,95 @@ static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mas
 	*lat = s->lat[P_ALU];   /* no register waits for it */
 }
 
+/* ---- ldmatrix / stmatrix (decode_matrix) ----
+ * Each row is read or written, as 16 bytes of shared memory, by the lane
+ * that names it; a row named by an inactive lane or at an unknown address
+ * is skipped (unknown elements; for stmatrix, the memory a guess since).
+ * Timing: a shared load or store of the rows' wavefronts (16 bytes a lane).
+ * The element of matrix m, row rr, column c: half c % 2 of word c / 2 of
+ * row rr. */
+static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat, double *occ)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	const struct sim_memo *mo = si->memo;
+	bool st = mo->kind == MK_STSM;
+	unsigned num = mo->nvec;
+	const struct sim_opnd *ao = &si->op[mo->ao], *ro = &si->op[st ? mo->vo : mo->dst];
+	uint32_t used = num == 4 ? UINT32_MAX : (1u << (8 * num)) - 1, known = 0;
+	int64_t addrs[32] = {0};
+	for (uint32_t m = used & mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (ao->slot != UINT32_MAX && (w->unk[ao->slot] >> l & 1))
+			continue;
+		uint64_t a = ao->imm + (ao->slot != UINT32_MAX ? w->val[(size_t)ao->slot * 32 + l] : 0);
+		if (resolve_space(s, si->in->space, &a) != SP_SHARED)
+			continue;
+		addrs[l] = (int64_t)a;
+		known |= 1u << l;
+	}
+	if (known != used) {
+		sim_note(s, pc, "a row address is unknown, not in shared memory or named by an inactive lane: "
+		         "those rows are skipped, their elements unknown");
+		if (st)
+			sim_guess(s, pc);
+	}
+	uint32_t rw[4][8][4];
+	uint8_t ru[4][8];   /* per row: its unknown words */
+	for (unsigned mx = 0; mx < num; mx++) {
+		uint32_t slot = ro->kind == PX_OPND_VEC ? ro->el[mx] : ro->slot;
+		for (unsigned r = 0; r < 8; r++) {
+			ru[mx][r] = 0;
+			for (unsigned k = 0; k < 4; k++) {
+				uint64_t v = 0;
+				bool u = !(known >> (mx * 8 + r) & 1);
+				if (st) {
+					/* the word's two elements from the lanes that hold them */
+					v = 0;
+					for (unsigned h = 0; h < 2; h++) {
+						unsigned c = 2 * k + h, lane = mo->trans ? c * 4 + r / 2 : r * 4 + k;
+						unsigned half = mo->trans ? r % 2 : h;
+						bool lu = slot == UINT32_MAX || !(mask >> lane & 1) || (w->unk[slot] >> lane & 1);
+						uint64_t x = slot == UINT32_MAX ? 0 : w->val[(size_t)slot * 32 + lane] >> (16 * half) & 0xffff;
+						v |= x << (16 * h);
+						u |= lu;
+					}
+					if (known >> (mx * 8 + r) & 1)
+						shared_access(s, w, pc, mx * 8 + r, (uint64_t)addrs[mx * 8 + r] + 4 * k, 4, true, false,
+						              &v, &u);
+				} else if (!u) {
+					shared_access(s, w, pc, mx * 8 + r, (uint64_t)addrs[mx * 8 + r] + 4 * k, 4, false, false,
+					              &v, &u);
+				}
+				rw[mx][r][k] = (uint32_t)v;
+				ru[mx][r] |= (uint8_t)((unsigned)u << k);
+			}
+		}
+	}
+	for (unsigned mx = 0; mx < num && !st; mx++) {
+		uint32_t slot = ro->kind == PX_OPND_VEC ? ro->el[mx] : ro->slot;
+		for (uint32_t m = mask; m && slot != UINT32_MAX; m &= m - 1) {
+			uint32_t t = (uint32_t)__builtin_ctz(m);
+			uint64_t v;
+			bool u;
+			if (!mo->trans) {
+				v = rw[mx][t / 4][t % 4];
+				u = ru[mx][t / 4] >> (t % 4) & 1;
+			} else {
+				unsigned c = t / 4, r0 = 2 * (t % 4);
+				v = (rw[mx][r0][c / 2] >> (16 * (c % 2)) & 0xffff) |
+				    (uint64_t)(rw[mx][r0 + 1][c / 2] >> (16 * (c % 2)) & 0xffff) << 16;
+				u = (ru[mx][r0] >> (c / 2) & 1) || (ru[mx][r0 + 1] >> (c / 2) & 1);
+			}
+			wr(w, slot, t, v, u);
+		}
+	}
+	uint32_t wf = 1, ideal = 1;
+	if (known)
+		px_warp_wavefronts(addrs, known, 16, &wf, &ideal);
+	*occ = wf ? wf : 1;
+	*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
+}
+
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
 __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
@@ -2667,6 +2795,10 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 	const struct px_insn *in = si->in;
 	struct sim_memo *mo = si->memo;
 	bool is_ld = mo->kind == MK_LD, is_st = mo->kind == MK_ST, is_atom = mo->kind == MK_ATOM;
+	if (mo->kind == MK_LDSM || mo->kind == MK_STSM) {
+		exec_matrix(s, w, pc, mask, lat, occ);
+		return;
+	}
 	if (mo->kind >= MK_CP) {
 		exec_cp(s, w, pc, mask, lat, occ);
 		return;
