@@ -103,6 +103,45 @@ __global__ void ldsm_x4_conf(unsigned *o, long long *t, int n) {
 	o[threadIdx.x] = acc;
 }
 
+// ldsm_x4 and ldsm_x1 load each of their addresses every other iteration
+// (16 x 1024 bytes cover the tile, whatever i), and ptxas loads it once for
+// both: in these the rows move by 64 bytes an iteration
+__global__ void ldsm_x4_step(unsigned *o, long long *t, int n) {
+	TILE_INIT();
+	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	unsigned acc = 0;
+	START();
+	for (int i = 0; i < n; i++) {
+		unsigned a = warp * 512 + lane * 16 + i * 64;
+#pragma unroll
+		for (int k = 0; k < 16; k++) {
+			unsigned r0, r1, r2, r3;
+			LDSM_X4(base + ((a + k * 1024) & 16383), r0, r1, r2, r3);
+			acc += r0 ^ r1 ^ r2 ^ r3;
+		}
+	}
+	STOP(t);
+	o[threadIdx.x] = acc;
+}
+
+__global__ void ldsm_x1_step(unsigned *o, long long *t, int n) {
+	TILE_INIT();
+	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	unsigned acc = 0;
+	START();
+	for (int i = 0; i < n; i++) {
+		unsigned a = warp * 512 + (lane & 7) * 16 + i * 64;
+#pragma unroll
+		for (int k = 0; k < 16; k++) {
+			unsigned r0;
+			LDSM_X1(base + ((a + k * 1024) & 16383), r0);
+			acc += r0;
+		}
+	}
+	STOP(t);
+	o[threadIdx.x] = acc;
+}
+
 // ---- host ----
 #include "loop_host.cuh"
 
@@ -118,6 +157,8 @@ int main(void) {
 		MEASURE(L("ldsm_x1"), ldsm_x1, blk, 256, 2, "", ob, dt, nn);
 		if (blk <= 128)
 			MEASURE(L("ldsm_x4_conf"), ldsm_x4_conf, blk, 256, 2, "", ob, dt, nn);
+		MEASURE(L("ldsm_x4_step"), ldsm_x4_step, blk, 256, 2, "", ob, dt, nn);
+		MEASURE(L("ldsm_x1_step"), ldsm_x1_step, blk, 256, 2, "", ob, dt, nn);
 	}
 	return 0;
 }
