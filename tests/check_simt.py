@@ -260,7 +260,15 @@ SETS = [
 # fast at 32 to 512 threads. ptxas pads each LDGSTS with three
 # predicated-off LDS (the SASS of both probes): a copy takes four issue
 # slots since (throughput.cp_async_issue), the burst within 3%, cpasync_probe
-# median 12.0%.
+# median 12.0%. ldsm_probe (H100; predictions committed first,
+# probes/ldsm_probe_predicted.jsonl, models 9973abe and, for the _step
+# loops, 0541102) times ldmatrix, simulated since 18da985 as a shared load
+# of 16 bytes a lane: the latency +4%, x4 within 6% at 128 and 512 threads
+# and 27% fast at one warp, x1 13% slow, bank conflicts within 5%. Its
+# ldsm_x1 loops read every address again the iteration after, and ptxas
+# loads each once for two iterations (17 LDSMs in its 2-times unrolled loop
+# for the PTX's 32): 104% to 261% slow, which the _step loops, whose rows
+# move every iteration, avoid.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -274,6 +282,7 @@ PROBES = [
     ('probes/ldgap_probe.jsonl', 'probes/ldgap_probe.sm_90.ptx', 'probe ldgap'),
     ('probes/cpasync_probe.jsonl', 'probes/cpasync_probe.sm_90.ptx', 'probe cpasync'),
     ('probes/ldgsts_probe.jsonl', 'probes/ldgsts_probe.sm_90.ptx', 'probe ldgsts'),
+    ('probes/ldsm_probe.jsonl', 'probes/ldsm_probe.sm_90.ptx', 'probe ldsm'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
