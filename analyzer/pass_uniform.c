@@ -9,6 +9,7 @@
  *  - sources: %tid, %laneid, %lanemask_*, %clock*, %globaltimer*, elect,
  *    match, atomics' results, call results and loads from local memory are
  *    divergent; %warpid, %smid, vote, redux and activemask are warp-uniform;
+ *    bar.red's result (__syncthreads_or and the like) is block-uniform;
  *    a load is as uniform as its address (every lane reading one address
  *    gets one value); shfl is as uniform as the value it moves;
  *  - data dependence: a definition is as divergent as its operands and its
@@ -301,6 +302,13 @@ static void sweep(struct uctx *c, bool *changed)
 			lv = lv > PX_UNI_WARP ? lv : PX_UNI_WARP;
 			if (in->op != PX_OP_VOTE || lv <= PX_UNI_WARP)
 				lv = PX_UNI_WARP;
+		} else if ((in->op == PX_OP_BAR || in->op == PX_OP_BARRIER) && (in->mods & PX_MOD_RED)) {
+			/* bar.red's result (__syncthreads_and/_or/_count) is the
+			 * reduction over the threads that take part, the same value
+			 * in each (PTX ISA, "Parallel Synchronization and
+			 * Communication Instructions: bar, barrier") */
+			lv = PX_UNI_BLOCK;
+			why = -1;
 		} else if (in->op == PX_OP_SHFL && in->nopnds >= 2) {
 			/* as uniform as the value moved (operand 1) and the guard */
 			const struct px_operand *v = &in->opnds[1];
