@@ -268,7 +268,11 @@ SETS = [
 # ldsm_x1 loops read every address again the iteration after, and ptxas
 # loads each once for two iterations (17 LDSMs in its 2-times unrolled loop
 # for the PTX's 32): 104% to 261% slow, which the _step loops, whose rows
-# move every iteration, avoid.
+# move every iteration, avoid. mma_probe (H100; the predictions of model
+# b0454e4, which timed mma.sync as an integer instruction, committed first:
+# -71% to -85% on all 20 loops) measured mma.sync's latency and a
+# scheduler's issue rate for f16, bf16, tf32, s8 and f64: latency.mma,
+# mma_f64, throughput.mma_issue, mma_f64_issue come from it (within 8%).
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -283,6 +287,7 @@ PROBES = [
     ('probes/cpasync_probe.jsonl', 'probes/cpasync_probe.sm_90.ptx', 'probe cpasync'),
     ('probes/ldgsts_probe.jsonl', 'probes/ldgsts_probe.sm_90.ptx', 'probe ldgsts'),
     ('probes/ldsm_probe.jsonl', 'probes/ldsm_probe.sm_90.ptx', 'probe ldsm'),
+    ('probes/mma_probe.jsonl', 'probes/mma_probe.sm_90.ptx', 'probe mma'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 9). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 500, .median = 0.058,
+	.loops = 520, .median = 0.058,
 	.held_out = 120, .held_out_median = 0.153, .held_out_p90 = 0.592, .held_out_worst = 6.85,
 	.held_out_fast = 50,
 };
@@ -89,10 +89,10 @@ static double metric(const struct px_arch_metric *t, uint32_t n, const char *nam
 static void load_timing(struct sim *s, const struct px_arch *a)
 {
 	static const char *const lat_names[P_COUNT] = {"alu", "imad", "fp32", "fp64", "sfu", "shared",
-	                                               "l1", "shfl", "barrier", "branch"};
+	                                               "l1", "shfl", "barrier", "branch", "mma"};
 	static const char *const tp_names[P_COUNT] = {"alu", "imad", "fp32_fma", "fp64_fma", "sfu",
 	                                              "shared_wavefronts", "lsu_sectors", "shfl", "barrier",
-	                                              "branch"};
+	                                              "branch", "mma"};
 	double sub = a->subpartitions ? a->subpartitions : 4;
 	s->nsched = a->subpartitions && a->subpartitions < 4 ? a->subpartitions : 4;
 	for (int p = 0; p < P_COUNT; p++) {
@@ -103,6 +103,14 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 		if (s->occ[p] < 1)
 			s->occ[p] = 1;
 	}
+	/* the tensor pipe: a scheduler's cycles per mma.sync (mma_probe) */
+	s->occ[P_TENSOR] = metric(a->throughput, a->nthroughput, "mma_issue", 1);
+	if (s->occ[P_TENSOR] < 1)
+		s->occ[P_TENSOR] = 1;
+	s->mma64_lat = metric(a->latency, a->nlatency, "mma_f64", s->lat[P_TENSOR]);
+	s->mma64_occ = metric(a->throughput, a->nthroughput, "mma_f64_issue", s->occ[P_TENSOR]);
+	if (s->mma64_occ < 1)
+		s->mma64_occ = 1;
 	s->lat_l1 = metric(a->latency, a->nlatency, "l1", 40);
 	s->lat_l2 = metric(a->latency, a->nlatency, "l2", 270);
 	s->lat_dram = metric(a->latency, a->nlatency, "dram", 500);

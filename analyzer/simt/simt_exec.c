@@ -228,6 +228,8 @@ static enum sim_pipe pipe_of(const struct px_insn *in)
 		return P_BRANCH;
 	case PX_OP_BAR: case PX_OP_BARRIER: case PX_OP_MEMBAR: case PX_OP_FENCE:
 		return (in->mods & PX_MOD_WARP) ? P_ALU : P_BAR;
+	case PX_OP_MMA:
+		return P_TENSOR;   /* mma.sync (its values are not simulated) */
 	case PX_OP_CP:
 		/* cp.async's copies go through the LSU; commit_group and
 		 * wait_group take an issue slot (exec_cp) */
@@ -678,6 +680,7 @@ void sim_decode(struct sim *s)
 		if (si->ek == EK_MEM)
 			si->memo = memo++;
 		si->pipe = si->lat_pipe = (uint8_t)pipe_of(in);
+		si->mma64 = si->pipe == P_TENSOR && in->ntypes && px_type_bits((enum px_type)in->types[0]) == 64;
 		/* sm_90 (ptxas 13.0): 32-bit integer add/sub become VIADD or
 		 * IMAD.IADD, which issue to the FMA pipe beside LOP3/ISETP/SHF on
 		 * the ALU pipe, with the ALU's latency: int_add_lat's add/xor chain
@@ -3607,6 +3610,10 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 	const struct sim_insn *si = &s->ins[pc];
 	*lat = s->lat[si->lat_pipe];
 	*occ = s->occ[si->pipe];
+	if (si->mma64) {
+		*lat = s->mma64_lat;
+		*occ = s->mma64_occ;
+	}
 	if (!mask)
 		return 0;
 	switch (si->ek) {

@@ -56,7 +56,7 @@ struct sim_cp {
 
 /* Pipelines an instruction occupies (timing classes). */
 enum sim_pipe { P_ALU, P_IMAD, P_FP32, P_FP64, P_SFU, P_SHARED, P_GLOBAL, P_SHFL, P_BAR, P_BRANCH,
-                P_COUNT };
+                P_TENSOR, P_COUNT };
 
 /* PTX instructions ptxas expands into a sequence (simt_fuse.c's
  * mark_expansions): their latency and the scheduler's issue cycles come
@@ -173,6 +173,7 @@ struct sim_insn {
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
 	bool cp_wait;      /* cp.async.wait_group / wait_all: issue_early looks no further (simt_exec.c's exec_cp) */
 	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
+	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
@@ -520,6 +521,7 @@ struct sim {
 	uint32_t misses_per_warp;
 	bool cp_landing;          /* shared_access is writing a cp.async copy (exec_cp's cp_write) */
 	uint64_t cp_issue;        /* throughput.cp_async_issue: a copy's issue slots on its scheduler */
+	double mma64_lat, mma64_occ;   /* latency.mma_f64, throughput.mma_f64_issue (P_TENSOR's: mma, mma_issue) */
 	double ld_gap[LD_COUNT];  /* per enum sim_ld: cycles between one warp's loads (throughput.*_load_interval) */
 	uint32_t bar_arrived_warps;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
