@@ -543,7 +543,8 @@ static void decode_cp(const struct px_func *f, struct sim_insn *si)
 		si->cp_wait = true;
 		return;
 	}
-	if (!sim_has_mod(in, ".shared") || !sim_has_mod(in, ".global") || si->nop < 3 ||
+	if (!(sim_has_mod(in, ".shared") || sim_has_mod(in, ".shared::cta")) || !sim_has_mod(in, ".global") ||
+	    si->nop < 3 ||
 	    si->op[0].kind != PX_OPND_ADDR || si->op[1].kind != PX_OPND_ADDR || si->op[2].kind != PX_OPND_IMM)
 		return;
 	uint64_t n = si->op[2].imm;
