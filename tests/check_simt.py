@@ -130,7 +130,8 @@ recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
 worst, and whether the issue's bar (median <= 15%, every loop within 35%) is
 met: a report, not a failure (the timing is an estimate).
-Then the seeded bugs of tests/fixtures/simt/bugs/seeded.cu: each is found
+Then the seeded bugs of tests/fixtures/simt/bugs/seeded.cu (the issue's
+four, and a cp.async pipeline that waits for too few groups): each is found
 (the violation kind, exit 1) and each correct version reports none (exit 0).
 Prints `N passed, N failed` for the seeded-bug checks.
 
@@ -311,6 +312,8 @@ SEEDED = [
     ('with_barrier', None, []),
     ('off_by_one', 'shared-out-of-bounds', []),
     ('in_bounds', None, []),
+    ('cp_async_early', 'shared-race', ['--param', '1=200']),
+    ('cp_async_ok', None, ['--param', '1=200']),
 ]
 
 
