@@ -2588,9 +2588,12 @@ static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t 
 					if (v2)
 						v2->other_line = s->ins[opc].in->line;
 				}
-				s->cp_landing = true;
-				shared_access(s, w, c.pc, c.lane, c.dst + 4 * k, 4, true, false, &v, &unk);
-				s->cp_landing = false;
+				struct sh_now now = sh_now(s, w, c.pc);
+				if (!shared_word(&now, c.lane, c.dst + 4 * k, true, &v, &unk)) {
+					s->cp_landing = true;
+					shared_access(s, w, c.pc, c.lane, c.dst + 4 * k, 4, true, false, &v, &unk);
+					s->cp_landing = false;
+				}
 			}
 			continue;
 		}
@@ -2736,6 +2739,7 @@ static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 	}
 	uint32_t rw[4][8][4];
 	uint8_t ru[4][8];   /* per row: its unknown words */
+	struct sh_now now = sh_now(s, w, pc);
 	for (unsigned mx = 0; mx < num; mx++) {
 		uint32_t slot = ro->kind == PX_OPND_VEC ? ro->el[mx] : ro->slot;
 		for (unsigned r = 0; r < 8; r++) {
@@ -2754,12 +2758,14 @@ static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 						v |= x << (16 * h);
 						u |= lu;
 					}
-					if (known >> (mx * 8 + r) & 1)
-						shared_access(s, w, pc, mx * 8 + r, (uint64_t)addrs[mx * 8 + r] + 4 * k, 4, true, false,
-						              &v, &u);
+					uint64_t ea = (uint64_t)addrs[mx * 8 + r] + 4 * k;
+					if ((known >> (mx * 8 + r) & 1) && !shared_word(&now, mx * 8 + r, ea, true, &v, &u))
+						shared_access(s, w, pc, mx * 8 + r, ea, 4, true, false, &v, &u);
 				} else if (!u) {
-					shared_access(s, w, pc, mx * 8 + r, (uint64_t)addrs[mx * 8 + r] + 4 * k, 4, false, false,
-					              &v, &u);
+					/* (shared_word: the common case's checks, else shared_access's) */
+					uint64_t ea = (uint64_t)addrs[mx * 8 + r] + 4 * k;
+					if (!shared_word(&now, mx * 8 + r, ea, false, &v, &u))
+						shared_access(s, w, pc, mx * 8 + r, ea, 4, false, false, &v, &u);
 				}
 				rw[mx][r][k] = (uint32_t)v;
 				ru[mx][r] |= (uint8_t)((unsigned)u << k);
