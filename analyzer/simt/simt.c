@@ -103,7 +103,8 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 		if (s->occ[p] < 1)
 			s->occ[p] = 1;
 	}
-	/* the tensor pipe: a scheduler's cycles per mma.sync (mma_probe) */
+	/* the tensor pipe: a scheduler's cycles per mma.sync (mma_probe), in
+	 * place of the per-SM rate the loop above reads for the other pipes */
 	s->occ[P_TENSOR] = metric(a->throughput, a->nthroughput, "mma_issue", 1);
 	if (s->occ[P_TENSOR] < 1)
 		s->occ[P_TENSOR] = 1;
