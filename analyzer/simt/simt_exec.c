@@ -1391,14 +1391,19 @@ static inline void sword_write(const struct sh_now *c, uint64_t wd, uint32_t t, 
 /* Shared access of one lane: bounds, race and initialisation checks, then
  * the value. Returns false when out of bounds. */
 /* The cp.async of a copy to shared word wd that no wait has written yet
- * (exec_cp), other than skip; UINT32_MAX if none: what a read of a word
- * never written, or an access while a copy is in flight, names. */
-static uint32_t cp_pending_to(const struct sim *s, uint64_t wd, const struct sim_cp *skip)
+ * (exec_cp), but warp skip_w's copies skip_lo to skip_hi (cp_write's: the
+ * copy landing and the places its loop has left behind; skip_w past the
+ * warps: none); UINT32_MAX if none:
+ * what a read of a word never written, or an access while a copy is in
+ * flight, names. */
+static uint32_t cp_pending_to(const struct sim *s, uint64_t wd, uint32_t skip_w, uint32_t skip_lo,
+                              uint32_t skip_hi)
 {
 	for (uint32_t i = 0; i < s->nwarps; i++)
 		for (uint32_t k = 0; k < s->w[i].ncp; k++) {
 			const struct sim_cp *c = &s->w[i].cp[k];
-			if (c != skip && wd >= c->dst >> 2 && wd < (c->dst >> 2) + c->words)
+			if (!(i == skip_w && k >= skip_lo && k <= skip_hi) && wd >= c->dst >> 2 &&
+			    wd < (c->dst >> 2) + c->words)
 				return c->pc;
 		}
 	return UINT32_MAX;
@@ -1425,8 +1430,8 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		if (m->cp_pend[wd] && !s->cp_landing && (write || m->written[wd])) {
 			/* (a read of a word never written: uninitialized-shared
 			 * below names the copy) */
-			uint32_t cpc = cp_pending_to(s, wd, NULL);
-			struct px_simt_violation *cv = sim_violation(
+			uint32_t cpc = cp_pending_to(s, wd, UINT32_MAX, 0, 0);
+			struct px_simt_violation *cv = cpc == UINT32_MAX ? NULL : sim_violation(
 				s, PX_V_SHARED_RACE, pc, t, t,
 				"thread %s %s shared byte offset %llu at %s while a cp.async at %s copies to it: no "
 				"cp.async.wait_group has waited for the copy (and, for another thread, no barrier "
@@ -1468,7 +1473,7 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		}
 		if (!write || atomic) {
 			if (!m->written[wd]) {
-				uint32_t cpc = cp_pending_to(s, wd, NULL);
+				uint32_t cpc = cp_pending_to(s, wd, UINT32_MAX, 0, 0);
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
 				              "thread %s reads shared byte offset %llu, which no thread has written%s%s%s",
 				              sim_thread(s, t, t0), (unsigned long long)wd * 4,
@@ -2578,8 +2583,8 @@ static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t 
 				bool unk = c.unk >> k & 1;
 				if (wd < s->sh.nwords && s->sh.cp_pend[wd]) {
 					char t0[48], l0[160], l1[160];
-					uint32_t t = w->id * 32 + c.lane, opc = cp_pending_to(s, wd, &w->cp[i]);
-					struct px_simt_violation *v2 = sim_violation(
+					uint32_t t = w->id * 32 + c.lane, opc = cp_pending_to(s, wd, w->id, j, i);
+					struct px_simt_violation *v2 = opc == UINT32_MAX ? NULL : sim_violation(
 						s, PX_V_SHARED_RACE, c.pc, t, t,
 						"thread %s's cp.async at %s lands on shared byte offset %llu while another "
 						"cp.async copy to it, at %s, is in flight: it was issued before this one was "
