@@ -293,6 +293,7 @@ static bool setup(struct sim *s, struct px_diags *diags, const char *path)
 
 static void free_sim(struct sim *s)
 {
+	sim_mbar_free(s);
 	for (uint32_t i = 0; i < s->nwarps; i++) {
 		struct sim_warp *w = &s->w[i];
 		free(w->stk);
@@ -410,6 +411,24 @@ uint32_t px_simt_loops_in_lines(const struct px_module *m, const struct px_func 
 	return n;
 }
 
+/* Loop l waits for an mbarrier phase (its own blocks, not an inner
+ * loop's, hold a test_wait or try_wait, which it tries until the phase
+ * completes): the
+ * default choice passes it by, and takes the loop around it as innermost. */
+static bool wait_loop(const struct px_func *f, uint32_t l)
+{
+	const struct px_loop *lp = &f->loops[l];
+	for (uint32_t k = 0; k < lp->nblocks; k++) {
+		const struct px_block *b = &f->blocks[lp->blocks[k]];
+		for (uint32_t i = b->first; i < b->end && b->loop == (int32_t)l; i++) {
+			const struct px_insn *in = &f->insns[i];
+			if (in->op == PX_OP_MBARRIER && (sim_has_mod(in, ".try_wait") || sim_has_mod(in, ".test_wait")))
+				return true;
+		}
+	}
+	return false;
+}
+
 static bool select_loops(struct sim *s, struct px_diags *diags, const char *path)
 {
 	const struct px_func *f = s->f;
@@ -461,9 +480,9 @@ static bool select_loops(struct sim *s, struct px_diags *diags, const char *path
 			int32_t best = -1;
 			uint32_t bw = 0;
 			for (uint32_t l = 0; l < f->nloops; l++) {
-				bool inner = true;
-				for (uint32_t c = 0; c < f->nloops; c++)
-					if (f->loops[c].parent == (int32_t)l)
+				bool inner = !wait_loop(f, l);
+				for (uint32_t c = 0; c < f->nloops && inner; c++)
+					if (f->loops[c].parent == (int32_t)l && !wait_loop(f, c))
 						inner = false;
 				uint32_t wt = loop_weight(f, l);
 				if (inner && !s->loop_sel[l] && (best < 0 || wt > bw)) {
@@ -951,6 +970,44 @@ static uint64_t branch_waiters(const struct sim *s, const struct sim_warp *w, un
 	return n;
 }
 
+/* The warps of wake (bit i: warp i) waited on an mbarrier whose phase
+ * completed: they go on when its data is there (simt_mbar.c), and issue
+ * their wait again. */
+static void mbar_wake(struct sim *s, uint32_t wake)
+{
+	for (uint32_t d = wake; d; d &= d - 1) {
+		struct sim_warp *o = &s->w[__builtin_ctz(d)];
+		const struct sim_mbar *m = &s->mbar[o->bar_id];
+		o->state = W_READY;
+		s->nmwait--;
+		uint64_t r = (m->done_at > s->cycle ? m->done_at : s->cycle) + (uint64_t)(s->lat[P_SHARED] + 0.5);
+		if (r > o->resume) {
+			o->resume = r;
+			o->resume_why = PX_STALL_BARRIER;
+		}
+		warp_changed(s, o);
+	}
+}
+
+/* Runs mbarrier operation pc (sim_insn.mbar) for the active lanes of w:
+ * true when w waits for a phase (W_MBAR, pc stays its top: the wait
+ * issues again when mbar_wake wakes it). */
+static __attribute__((noinline)) bool mbar_issue(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t active,
+                                                 double *lat, double *occ)
+{
+	uint32_t unk, g = sim_guard(s, w, &s->ins[pc], active, &unk), wake = 0;
+	if (unk)
+		sim_guess(s, pc);
+	bool wait = sim_mbar_exec(s, w, pc, g, lat, occ, &wake);
+	mbar_wake(s, wake);
+	if (wait) {
+		w->state = W_MBAR;
+		s->nmwait++;
+		w->win.valid = false;
+	}
+	return wait;
+}
+
 /* Issues the instruction at the top of w's stack. */
 static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 {
@@ -1034,8 +1091,10 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		if (unk)
 			sim_guess(s, pc);
 		if (in->mods & PX_MOD_WARP) {
-			if (g)   /* the membermask against the lanes that run it */
+			if (g) {   /* the membermask against the lanes that run it */
 				sim_member_mask(s, w, si->nop ? &si->op[si->nop - 1] : NULL, g, pc);
+				sim_mbar_warp_sync(s, w, g);
+			}
 			break;
 		}
 		if (in->mods & PX_MOD_ARRIVE) {
@@ -1050,6 +1109,13 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		occ = s->occ[P_BAR];
 		goto timing_nofall;
 	}
+	case PX_OP_MBARRIER: case PX_OP_CP:
+		if (si->mbar) {
+			if (mbar_issue(s, w, pc, active, &lat, &occ))
+				goto timing_nofall;
+			break;
+		}
+		/* fall through */
 	default: {
 		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
 		if (unk) {
@@ -2025,7 +2091,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 				if (w->state == W_DONE)
 					continue;
 				any_live = true;
-				if (w->state == W_BARRIER) {
+				if (w->state != W_READY) {   /* W_BARRIER, W_MBAR */
 					set_why(s, &acct, wi, PX_STALL_BARRIER);
 					continue;
 				}
@@ -2270,7 +2336,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		const struct px_block *b = &f->blocks[si->in->block];
 		si->block_bar = may_be_barrier(si) && block_barrier(si);
 		si->scan_stop = (si->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) ||
-		                si->pipe == P_BAR || si->pipe == P_BRANCH || si->cp_wait;
+		                si->pipe == P_BAR || si->pipe == P_BRANCH || si->cp_wait || si->mbar;
 		si->reg_only = reg_only(si);
 		si->mem_class = (uint8_t)mem_space_class(si);
 		si->block_first = b->first;
@@ -2328,6 +2394,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.loop_issued = xcalloc(f->nloops + 1, sizeof *s.loop_issued);
 	s.loop_lanes = xcalloc(f->nloops + 1, sizeof *s.loop_lanes);
 	s.loop_cycles = xcalloc(f->nloops + 1, sizeof *s.loop_cycles);
+	sim_mbar_setup(&s);
 	run(&s);
 	out->cycles = s.cycle;
 	out->completed = !s.stop;
@@ -2335,6 +2402,13 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		*PX_VEC_PUSH(out->notes, out->nnotes, out->capnotes) = xasprintf(
 			"stopped after %llu warp-instructions (the budget): figures cover the simulated part",
 			(unsigned long long)out->warp_insns);
+	if (s.stop_reason && strcmp(s.stop_reason, "deadlock") == 0) {
+		for (uint32_t i = 0; i < s.nwarps; i++)
+			if (s.w[i].state == W_MBAR) {
+				sim_mbar_deadlock(&s, &s.w[i]);
+				break;
+			}
+	}
 	if (s.stop_reason && strcmp(s.stop_reason, "deadlock") == 0 && !out->nviol) {
 		for (uint32_t i = 0; i < s.nwarps; i++)
 			if (s.w[i].state == W_BARRIER) {

@@ -737,6 +737,7 @@ void sim_decode(struct sim *s)
 		for (uint32_t k = 0; k < n && si->ndefs < 8; k++)
 			si->defs[si->ndefs++] = s->slot_base[d[k]];
 	}
+	sim_mbar_decode(s);
 }
 
 /* ---- operand access ---- */
@@ -1321,6 +1322,7 @@ void sim_shmem_init(struct sim_shmem *m, uint64_t n)
 	memset(m->rbytes, 0xf, n + 1);
 	m->npend = 0;
 	m->nwords = n;
+	m->wclk = m->rclk = NULL;   /* (simt_mbar.c's, with mbarriers) */
 	for (uint64_t i = 0; i < n; i++)
 		m->wtid[i] = m->rtid[i] = -1;
 }
@@ -1328,6 +1330,8 @@ void sim_shmem_init(struct sim_shmem *m, uint64_t n)
 void sim_shmem_free(struct sim_shmem *m)
 {
 	free(m->cp_pend);
+	free(m->wclk);
+	free(m->rclk);
 	free(m->wbytes);
 	free(m->rbytes);
 	free(m->val);
@@ -1406,7 +1410,7 @@ static uint32_t cp_pending_to(const struct sim *s, uint64_t wd, uint32_t skip_w,
 			    wd < (c->dst >> 2) + c->words)
 				return c->pc;
 		}
-	return UINT32_MAX;
+	return sim_mbar_bulk_to(s, wd);
 }
 
 static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane,
@@ -1433,10 +1437,13 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 			uint32_t cpc = cp_pending_to(s, wd, UINT32_MAX, 0, 0);
 			struct px_simt_violation *cv = cpc == UINT32_MAX ? NULL : sim_violation(
 				s, PX_V_SHARED_RACE, pc, t, t,
-				"thread %s %s shared byte offset %llu at %s while a cp.async at %s copies to it: no "
-				"cp.async.wait_group has waited for the copy (and, for another thread, no barrier "
-				"after the wait)", sim_thread(s, t, t0), op, (unsigned long long)wd * 4, sim_where(s, pc, l0),
-				sim_where(s, cpc, l1));
+				"thread %s %s shared byte offset %llu at %s while a %s at %s copies to it: %s",
+				sim_thread(s, t, t0), op, (unsigned long long)wd * 4, sim_where(s, pc, l0),
+				s->ins[cpc].mbar == MB_BULK ? "cp.async.bulk" : "cp.async", sim_where(s, cpc, l1),
+				s->ins[cpc].mbar == MB_BULK
+				? "the thread has not waited for the mbarrier phase that completes the copy"
+				: "no cp.async.wait_group has waited for the copy (and, for another thread, no barrier "
+				  "after the wait)");
 			if (cv)
 				cv->other_line = s->ins[cpc].in->line;
 		}
@@ -1450,23 +1457,26 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		uint8_t wb = m->wbytes[wd], rb = m->rbytes[wd];
 		struct px_simt_violation *v = NULL;
 		if (wtid >= 0 && (uint32_t)wtid != t && m->wepoch[wd] == s->epoch && !ordered_w &&
-		    !(atomic && m->watomic[wd]) && (wb & need)) {
+		    !(atomic && m->watomic[wd]) && (wb & need) && !(m->wclk && sim_hb_ordered(s, t, wtid, m->wclk[wd]))) {
 			v = sim_violation(s, same_warp_w ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc, (uint32_t)wtid, t,
 			              "thread %s %s shared byte offset %llu at %s; thread %s %s it at %s, "
-			              "no barrier between%s", sim_thread(s, (uint32_t)wtid, t0),
+			              "no barrier between%s%s", sim_thread(s, (uint32_t)wtid, t0),
 			              m->watomic[wd] ? "updates" : "writes", (unsigned long long)wd * 4,
 			              sim_where(s, wpc, l0), sim_thread(s, t, t1), op, sim_where(s, pc, l1),
+			              s->vc ? " and no mbarrier wait orders them" : "",
 			              same_warp_w ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
 			if (v)
 				v->other_line = s->ins[wpc].in->line;
 		}
-		if (write && sword_unordered(&now, t, rtid, m->repoch[wd], m->rsync[wd]) && (rb & need)) {
+		if (write && sword_unordered(&now, t, rtid, m->repoch[wd], m->rsync[wd]) && (rb & need) &&
+		    !(m->rclk && sim_hb_ordered(s, t, rtid, m->rclk[wd]))) {
 			v = sim_violation(s, (uint32_t)rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
 			                  (uint32_t)rtid, t,
 			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
-			              "no barrier between%s", sim_thread(s, (uint32_t)rtid, t0),
+			              "no barrier between%s%s", sim_thread(s, (uint32_t)rtid, t0),
 			              (unsigned long long)wd * 4, sim_where(s, rpc, l0), sim_thread(s, t, t1), op,
-			              sim_where(s, pc, l1), (uint32_t)rtid / 32 == w->id
+			              sim_where(s, pc, l1), s->vc ? " and no mbarrier wait orders them" : "",
+			              (uint32_t)rtid / 32 == w->id
 			              ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
 			if (v)
 				v->other_line = s->ins[rpc].in->line;
@@ -1486,11 +1496,15 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 			bool again = rtid == (int32_t)t && m->repoch[wd] == s->epoch;
 			sword_read(&now, wd, t);
 			m->rbytes[wd] = again ? (uint8_t)(rb | need) : need;
+			if (m->rclk)
+				m->rclk[wd] = sim_clock(s, t);
 		}
 		if (write) {
 			bool again = wtid == (int32_t)t && m->wepoch[wd] == s->epoch;
 			sword_write(&now, wd, t, atomic);
 			m->wbytes[wd] = again ? (uint8_t)(wb | need) : need;
+			if (m->wclk)
+				m->wclk[wd] = s->mb_landing ? 0 : sim_clock(s, t);
 		}
 	}
 	/* the value, a word at a time (k bytes of word a >> 2 from byte sh) */
@@ -1529,8 +1543,8 @@ static inline bool shared_word(const struct sh_now *c, uint32_t lane, uint64_t o
 	uint32_t t = c->wid * 32 + lane;
 	const struct sim_shmem *m = c->sh;
 	uint64_t wd = off >> 2;
-	if (m->npend && m->cp_pend[wd])
-		return false;   /* a cp.async copy to it is in flight */
+	if (m->npend && (m->cp_pend[wd] || m->wclk))
+		return false;   /* a cp.async copy to it is in flight; or mbarriers: shared_access compares the clocks */
 	if (sword_unordered(c, t, m->wtid[wd], m->wepoch[wd], m->wsync[wd]))
 		return false;   /* written by another thread since the barrier */
 	if (write) {
@@ -2570,13 +2584,14 @@ static void cp_unpend(struct sim_shmem *m, const struct sim_cp *c)
 }
 
 /* The copies of the lanes of mask whose groups are older than the lane's
- * keep most recent are written to shared memory, in issue order. */
-static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t keep)
+ * keep most recent (all: every copy) are written to shared memory, in
+ * issue order. */
+static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t keep, bool all)
 {
 	uint32_t j = 0;
 	for (uint32_t i = 0; i < w->ncp; i++) {
 		struct sim_cp c = w->cp[i];
-		if ((mask >> c.lane & 1) && w->cp_commits[c.lane] - c.group > keep) {
+		if ((mask >> c.lane & 1) && (all || w->cp_commits[c.lane] - c.group > keep)) {
 			cp_unpend(&s->sh, &c);
 			for (uint32_t k = 0; k < c.words; k++) {
 				uint64_t v = c.val[k], wd = (c.dst >> 2) + k;
@@ -2624,6 +2639,20 @@ static void cp_read(struct sim *s, struct sim_cp *c, uint64_t a, uint32_t size, 
 	}
 }
 
+/* (exec_cp's, and simt_mbar.c's for cp.async.bulk) */
+void sim_copy_cost(struct sim *s, struct sim_warp *w, uint32_t pc, const int64_t *addrs, uint32_t known,
+                   uint32_t size, double *lat, double *occ)
+{
+	uint32_t sec = 1, ideal = 1, nlines = 0;
+	uint64_t lines[32] = {0};
+	bool repeat = false;
+	if (known) {
+		px_warp_sectors(addrs, known, size, &sec, &ideal);
+		nlines = lane_lines(w, SP_GLOBAL, addrs, known, lines, &repeat);
+	}
+	global_cost(s, w, &s->ins[pc], MK_LD, known != 0, sec, 1, lines, nlines, repeat, lat, occ);
+}
+
 static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat, double *occ)
 {
 	const struct sim_insn *si = &s->ins[pc];
@@ -2636,7 +2665,7 @@ static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mas
 		w->cp_open_end = 0;
 	}
 	if (mo->kind == MK_CP_WAIT) {
-		cp_write(s, w, mask, mo->cp_n);
+		cp_write(s, w, mask, mo->cp_n, false);
 		uint64_t t = 0;
 		uint32_t g0 = w->cp_groups > SIM_CP_RING ? w->cp_groups - SIM_CP_RING : 0;
 		for (uint32_t g = g0; g < w->cp_groups && w->cp_groups - g > mo->cp_n; g++)
@@ -2696,18 +2725,50 @@ static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mas
 	if (known != mask)
 		sim_note(s, pc, "address depends on an unknown value (memory contents or a parameter without "
 		         "--param): the access is skipped for those lanes, its results are unknown");
-	uint32_t sec = 1, ideal = 1, nlines = 0;
-	uint64_t lines[32];
-	bool repeat = false;
-	if (known) {
-		px_warp_sectors(src, known, size, &sec, &ideal);
-		nlines = lane_lines(w, SP_GLOBAL, src, known, lines, &repeat);
-	}
-	global_cost(s, w, si, MK_LD, known != 0, sec, 1, lines, nlines, repeat, lat, occ);
+	sim_copy_cost(s, w, pc, src, known, size, lat, occ);
 	uint64_t end = s->cycle + (uint64_t)(*lat + 0.5);
 	if (end > w->cp_open_end)
 		w->cp_open_end = end;
 	*lat = s->lat[P_ALU];   /* no register waits for it */
+}
+
+void sim_cp_land_all(struct sim *s, struct sim_warp *w, uint32_t mask)
+{
+	cp_write(s, w, mask, 0, true);
+}
+
+uint64_t sim_lane_val(const struct sim *s, const struct sim_warp *w, const struct sim_opnd *o, uint32_t lane,
+                      bool *unk)
+{
+	return rd(s, w, o, lane, unk);
+}
+
+void sim_lane_write(struct sim_warp *w, uint32_t slot, uint32_t lane, uint64_t v, bool unk)
+{
+	wr(w, slot, lane, v, unk);
+}
+
+bool sim_lane_shared(const struct sim *s, const struct sim_warp *w, const struct sim_opnd *o, unsigned space,
+                     uint32_t lane, uint64_t *off)
+{
+	if (o->kind != PX_OPND_ADDR || (o->slot != UINT32_MAX && (w->unk[o->slot] >> lane & 1)))
+		return false;
+	uint64_t a = o->imm + (o->slot != UINT32_MAX ? w->val[(size_t)o->slot * 32 + lane] : 0);
+	if (resolve_space(s, space, &a) != SP_SHARED)
+		return false;
+	*off = a;
+	return true;
+}
+
+bool sim_shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane, uint64_t off, unsigned n,
+                       bool write, bool atomic, uint64_t *v, bool *unk)
+{
+	return shared_access(s, w, pc, lane, off, n, write, atomic, v, unk);
+}
+
+uint64_t sim_global_read(struct sim *s, uint64_t addr, unsigned n, bool *unk)
+{
+	return gread(s, 0, addr, n, unk, NULL);
 }
 
 /* ---- ldmatrix / stmatrix (decode_matrix) ----

@@ -174,6 +174,8 @@ struct sim_insn {
 	bool cp_wait;      /* cp.async.wait_group / wait_all: issue_early looks no further (simt_exec.c's exec_cp) */
 	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
 	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
+	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
+	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
@@ -279,10 +281,17 @@ struct sim_shmem {
 	 * (a __shared__ half or char array) do not race (shared_access) */
 	uint8_t *wbytes, *rbytes;
 	/* cp.async copies to each word that no wait has written yet, and
-	 * their sum: while it is not 0, every access takes shared_access's
-	 * checks (simt_exec.c's exec_cp) */
+	 * their sum, plus one for good with mbarriers (wclk): while it is
+	 * not 0, every access takes shared_access's checks (simt_exec.c's
+	 * exec_cp) */
 	uint32_t *cp_pend;
 	uint64_t npend, nwords;
+	/* with mbarriers (simt_mbar.c): the accessing thread's own clock at
+	 * the last write and the last read (0: ordered before every thread),
+	 * which sim_hb_ordered compares; NULL without (with them, npend
+	 * holds one more: the fast paths, shared_word, load_groups and
+	 * store_run, which do not keep them, are not taken) */
+	uint32_t *wclk, *rclk;
 };
 /* n words, none written or read (simt_exec.c) */
 void sim_shmem_init(struct sim_shmem *m, uint64_t n);
@@ -355,7 +364,9 @@ static inline bool sim_loop_has_block(const struct px_loop *lp, uint32_t b)
 	return false;
 }
 
-enum sim_wstate { W_READY, W_BARRIER, W_DONE };
+/* W_MBAR: at an mbarrier wait whose phase has not completed (simt_mbar.c;
+ * the wait issues again when a phase of the object completes) */
+enum sim_wstate { W_READY, W_BARRIER, W_DONE, W_MBAR };
 
 /* Per warp (sim.tail), with a special window whose lim is a block
  * barrier: how far the full scan on from it (simt.c's full_scan) met
@@ -546,7 +557,94 @@ struct sim {
 	uint64_t *no_slots;       /* nslots + 1 zeros: the win_wr/win_rd of no window */
 	uint8_t *ins_pipe;        /* per instruction: sim_insn.pipe, | 0x80 when free (win_scan: a line for many) */
 	struct sim_tail *tail;    /* per warp */
+	/* mbarrier objects (simt_mbar.c) and, when the kernel has mbarrier
+	 * operations, every thread's vector clock: vc[t * nvc + u], the
+	 * clock of thread u that thread t has seen through the phases it
+	 * waited for (its own: vc[t * nvc + t], from 1); NULL without */
+	struct sim_mbar *mbar; uint32_t nmbar, capmbar;
+	uint32_t *vc, nvc;
+	uint32_t nmwait;          /* warps in W_MBAR */
+	bool mb_landing;          /* shared_access is writing a cp.async.bulk copy (clock 0) */
 };
+
+/* ---- simt_mbar.c: mbarrier objects in shared memory (PTX ISA,
+ * "Parallel Synchronization and Communication Instructions: mbarrier")
+ * and the order their phases give the threads' shared accesses ---- */
+enum sim_mb {
+	MB_NONE, MB_INIT, MB_INVAL, MB_ARRIVE, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT,
+	MB_PENDING_COUNT,
+	MB_CP_ARRIVE,   /* cp.async.mbarrier.arrive: after the thread's cp.async copies */
+	MB_BULK,        /* cp.async.bulk global -> shared with mbarrier::complete_tx::bytes */
+};
+enum { MBF_DROP = 1, MBF_EXPECT = 2, MBF_NOCOMPLETE = 4, MBF_PARITY = 8, MBF_NOINC = 16 };
+/* A cp.async.bulk copy in flight until its object's phase completes */
+struct sim_mbulk {
+	uint64_t dst;             /* shared byte offset */
+	uint32_t words, pc;
+};
+struct sim_mbar {
+	uint64_t off;             /* shared byte offset of the 8-byte object */
+	uint32_t count;           /* arrivals a phase expects (less arrive_drop's) */
+	uint32_t pending;         /* arrivals the current phase still waits for */
+	int64_t tx;               /* the current phase's transaction count (bytes) */
+	uint32_t phase;           /* phases completed */
+	uint32_t init_pc;
+	bool valid;               /* initialised, not invalidated */
+	uint64_t ready;           /* the cycle the arrivals so far have arrived (cp.async's, bulk copies' data) */
+	uint64_t done_at;         /* the cycle its last phase completed */
+	uint32_t *vc, *vc_done;   /* (with s->vc) the clocks its arrivals released; at the last completion */
+	struct sim_mbulk *bulk; uint32_t nbulk, capbulk;   /* the copies its current phase waits for */
+};
+/* Marks the mbarrier operations (sim_insn.mbar, their pipe; sim_decode) */
+void sim_mbar_decode(struct sim *s);
+/* When there are any, starts the clocks (the warps and shared memory
+ * exist). */
+void sim_mbar_setup(struct sim *s);
+void sim_mbar_free(struct sim *s);
+/* Runs mbarrier operation pc (si->mbar) for the lanes of mask: true when
+ * the warp must wait for a phase (its try_wait issues again when one
+ * completes: simt.c puts it in W_MBAR, with bar_id the object's index).
+ * *wake: the warps in W_MBAR on an object whose phase completed. */
+bool sim_mbar_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat, double *occ,
+                   uint32_t *wake);
+/* The cp.async.bulk whose copy to shared word wd is in flight, UINT32_MAX
+ * if none. */
+uint32_t sim_mbar_bulk_to(const struct sim *s, uint64_t wd);
+/* The deadlock finding of a warp left in W_MBAR (simt.c, after the run). */
+void sim_mbar_deadlock(struct sim *s, const struct sim_warp *w);
+/* __syncwarp by the lanes of mask: their clocks join. */
+void sim_mbar_warp_sync(struct sim *s, const struct sim_warp *w, uint32_t mask);
+/* Whether thread who's access of a shared word, at its clock clk, is
+ * ordered before thread t's now by the mbarrier phases t waited for
+ * (vector clocks); never without mbarriers. */
+static inline bool sim_hb_ordered(const struct sim *s, uint32_t t, int32_t who, uint32_t clk)
+{
+	return s->vc && who >= 0 && (uint32_t)who < s->nvc && t < s->nvc &&
+	       clk <= s->vc[(size_t)t * s->nvc + (uint32_t)who];
+}
+static inline uint32_t sim_clock(const struct sim *s, uint32_t t)
+{
+	return s->vc && t < s->nvc ? s->vc[(size_t)t * s->nvc + t] : 0;
+}
+
+/* simt_exec.c's operand and memory access, for simt_mbar.c */
+uint64_t sim_lane_val(const struct sim *s, const struct sim_warp *w, const struct sim_opnd *o, uint32_t lane,
+                      bool *unk);
+void sim_lane_write(struct sim_warp *w, uint32_t slot, uint32_t lane, uint64_t v, bool unk);
+/* The shared byte offset address operand o names for lane, in state
+ * space space (enum px_space; generic: shared addresses only): false when
+ * unknown or not shared. */
+bool sim_lane_shared(const struct sim *s, const struct sim_warp *w, const struct sim_opnd *o, unsigned space,
+                     uint32_t lane, uint64_t *off);
+bool sim_shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t lane, uint64_t off, unsigned n,
+                       bool write, bool atomic, uint64_t *v, bool *unk);
+uint64_t sim_global_read(struct sim *s, uint64_t addr, unsigned n, bool *unk);
+/* Lands every cp.async copy of the lanes of mask, waited for or not. */
+void sim_cp_land_all(struct sim *s, struct sim_warp *w, uint32_t mask);
+/* A global access's cost (exec_cp's for a copy of n bytes a lane at the
+ * known addresses). */
+void sim_copy_cost(struct sim *s, struct sim_warp *w, uint32_t pc, const int64_t *addrs, uint32_t known,
+                   uint32_t size, double *lat, double *occ);
 
 /* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
 void sim_mark_free(struct sim *s);
