@@ -285,6 +285,21 @@ SETS = [
 # -71% to -85% on all 20 loops) measured mma.sync's latency and a
 # scheduler's issue rate for f16, bf16, tf32, s8 and f64: latency.mma,
 # mma_f64, throughput.mma_issue, mma_f64_issue come from it (within 8%).
+# mbarrier_probe (H100; predictions committed first, probes/
+# mbarrier_probe_predicted.jsonl, model f0f39b0, the first with mbarriers
+# simulated, timed as shared atomics) times arrive-and-wait loops, a split
+# arrive/wait around 16 FMAs, a producer/consumer pair by parity and a 4 KiB
+# cp.async.bulk a iteration at 128 to 1024 threads (and the same loop with
+# __syncthreads). Blind: median 35.6%, 9 of 19 within 35%: the waits 15% to
+# 64% slow at up to 256 threads, the bulk copies 44% to 54% fast (read
+# from the L1 model; the copy engine reads the L2). Since: an object takes
+# a warp's arrival every 4 cycles (throughput.mbarrier_arrive, from mb_aw's
+# slope), latency.mbarrier_arrive and mbarrier_wait fitted (10, 4), a bool
+# returned from inline asm and tested again costs nothing (ptxas tests the
+# predicate), and a bulk copy reads the L2: median 9.8%, 17 of 19; the two
+# misses are mb_sync/512 and /1024 (+36%, +41%), four FMAs and a
+# __syncthreads an iteration, which the bar.sync model (not changed) times
+# slow at 16 and 32 warps.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -298,6 +313,7 @@ PROBES = [
     ('probes/ldgap_probe.jsonl', 'probes/ldgap_probe.sm_90.ptx', 'probe ldgap'),
     ('probes/cpasync_probe.jsonl', 'probes/cpasync_probe.sm_90.ptx', 'probe cpasync'),
     ('probes/ldgsts_probe.jsonl', 'probes/ldgsts_probe.sm_90.ptx', 'probe ldgsts'),
+    ('probes/mbarrier_probe.jsonl', 'probes/mbarrier_probe.sm_90.ptx', 'probe mbarrier'),
     ('probes/ldsm_probe.jsonl', 'probes/ldsm_probe.sm_90.ptx', 'probe ldsm'),
     ('probes/mma_probe.jsonl', 'probes/mma_probe.sm_90.ptx', 'probe mma'),
 ]

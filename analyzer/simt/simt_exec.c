@@ -2650,7 +2650,9 @@ void sim_copy_cost(struct sim *s, struct sim_warp *w, uint32_t pc, const int64_t
 		px_warp_sectors(addrs, known, size, &sec, &ideal);
 		nlines = lane_lines(w, SP_GLOBAL, addrs, known, lines, &repeat);
 	}
-	global_cost(s, w, &s->ins[pc], MK_LD, known != 0, sec, 1, lines, nlines, repeat, lat, occ);
+	/* (a cp.async.bulk reads through the L2 only, as an atomic does) */
+	global_cost(s, w, &s->ins[pc], s->ins[pc].mbar == MB_BULK ? MK_ATOM : MK_LD, known != 0, sec, 1, lines,
+	            nlines, repeat, lat, occ);
 }
 
 static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat, double *occ)

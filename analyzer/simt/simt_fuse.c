@@ -655,6 +655,36 @@ static void mark_selects(struct sim *s, const struct regrefs *rr)
 	}
 }
 
+/* A predicate turned into an integer and back: `selp.b32 d, 1, 0, p`
+ * (or 0, 1) whose one use is `setp.eq|ne.s32|u32|b32 q, d, 0` later in its
+ * block (a bool returned from inline asm: { .reg .pred p; ...; selp
+ * ... p; }, then tested): ptxas uses p itself (mbarrier_probe's waits:
+ * SYNCS.PHASECHK.TRANS64.TRYWAIT P2, ...; @!P2 BRA), so both are free and
+ * q is ready when p is. */
+static void mark_pred_roundtrips(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		if (in->op != PX_OP_SELP || in->nopnds != 4 || in->guard >= 0 || s->ins[i].free ||
+		    in->opnds[1].kind != PX_OPND_IMM || in->opnds[2].kind != PX_OPND_IMM ||
+		    in->opnds[1].imm + in->opnds[2].imm != 1 || in->opnds[1].imm * in->opnds[2].imm != 0 ||
+		    !in->ntypes || px_type_bits(in->types[0]) != 32)
+			continue;
+		int32_t d = single_def(f, i);
+		if (d < 0 || rr->ustart[d + 1] - rr->ustart[d] != 1 || rr->dstart[d + 1] - rr->dstart[d] != 1)
+			continue;
+		uint32_t j = rr->ulist[rr->ustart[d]];
+		const struct px_insn *c = &f->insns[j];
+		if (j <= i || c->block != in->block || c->op != PX_OP_SETP || c->guard >= 0 || c->nopnds != 3 ||
+		    (c->cmp != PX_CMP_EQ && c->cmp != PX_CMP_NE) || c->opnds[2].kind != PX_OPND_IMM || c->opnds[2].imm != 0 ||
+		    !c->ntypes || px_type_bits(c->types[c->ntypes - 1]) != 32)
+			continue;
+		s->ins[i].free = 1;
+		s->ins[j].free = 1;
+	}
+}
+
 /* The instructions ptxas expands into sequences (enum sim_expand):
  * integer division and remainder by a register (by an immediate nvcc
  * has already written the multiply-high sequence into the PTX; ptxas
@@ -811,6 +841,7 @@ void sim_mark_free(struct sim *s)
 	}
 	mark_vector_loads(s, &rr);
 	mark_selects(s, &rr);
+	mark_pred_roundtrips(s, &rr);
 	/* if-conversion */
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];

@@ -565,6 +565,7 @@ struct sim {
 	uint32_t *vc, nvc;
 	uint32_t nmwait;          /* warps in W_MBAR */
 	bool mb_landing;          /* shared_access is writing a cp.async.bulk copy (clock 0) */
+	double mb_lat, mb_gap, mb_wait;   /* latency.mbarrier_arrive, throughput.mbarrier_arrive, latency.mbarrier_wait */
 };
 
 /* ---- simt_mbar.c: mbarrier objects in shared memory (PTX ISA,
@@ -590,7 +591,8 @@ struct sim_mbar {
 	uint32_t phase;           /* phases completed */
 	uint32_t init_pc;
 	bool valid;               /* initialised, not invalidated */
-	uint64_t ready;           /* the cycle the arrivals so far have arrived (cp.async's, bulk copies' data) */
+	uint64_t ready;           /* the cycle the arrivals so far count (their latency; cp.async's, bulk copies' data) */
+	uint64_t unit_free;       /* the cycle it takes the next arrival (one at a time: throughput.mbarrier_arrive) */
 	uint64_t done_at;         /* the cycle its last phase completed */
 	uint32_t *vc, *vc_done;   /* (with s->vc) the clocks its arrivals released; at the last completion */
 	struct sim_mbulk *bulk; uint32_t nbulk, capbulk;   /* the copies its current phase waits for */

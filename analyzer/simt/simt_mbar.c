@@ -47,11 +47,15 @@
  * a shared-race), until the phase completes; its size completes that many
  * transaction bytes of the object.
  *
- * Timing (an estimate, not measured): an arrive, expect_tx, complete_tx,
- * init or wait costs a shared atomic on the MIO; a wait whose phase is
- * complete returns after the shared-memory latency, counted from the
- * completion: the last arrival, or the data of the copies it waits for;
- * a waiting warp goes on at the same time.
+ * Timing: each operation issues as a shared atomic (the MIO). An object
+ * takes a warp's arrival (its lanes together) every
+ * throughput.mbarrier_arrive cycles, and the arrival counts
+ * latency.mbarrier_arrive cycles after it was taken; a phase completes
+ * when its last arrival counts, or the data of the copies it waits for
+ * has come, whichever is later; a wait's answer comes
+ * latency.mbarrier_wait cycles after it issues, or after the completion
+ * of the phase it saw complete, and a warp that waited issues its wait
+ * again at the completion (mbarrier_probe, ptxray-arch(5)).
  * Not modelled: objects of other thread blocks of a cluster (a cluster
  * of one block), tensor copies (cp.async.bulk.tensor), the time limit of
  * try_wait (a phase that completes late is waited for, never timed out). */
@@ -302,6 +306,17 @@ static uint64_t copies_end(const struct sim_warp *w)
 	return t;
 }
 
+/* The cycle a warp's arrival on m issued now counts: the object takes
+ * one arrival (a warp's lanes together) every throughput.mbarrier_arrive
+ * cycles, and it counts latency.mbarrier_arrive after. */
+static void arrival_time(struct sim *s, struct sim_mbar *m)
+{
+	uint64_t at = m->unit_free > s->cycle ? m->unit_free : s->cycle;
+	m->unit_free = at + (uint64_t)(s->mb_gap + 0.5);
+	uint64_t counts = at + (uint64_t)(s->mb_lat + 0.5);
+	m->ready = counts > m->ready ? counts : m->ready;
+}
+
 /* One arrival of count (drop: arrive_drop) by thread t on m. */
 static void arrive(struct sim *s, struct sim_mbar *m, uint32_t pc, uint32_t t, uint32_t count, bool drop,
                    uint32_t *wake)
@@ -400,6 +415,8 @@ bool sim_mbar_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask
 		sim_cp_land_all(s, w, mask);
 	bool block = false;
 	uint32_t blocked_on = 0;
+	const struct sim_mbar *timed = NULL;   /* the object this warp's arrival was timed on */
+	bool timed_wait = false;
 	for (uint32_t mm = mask; mm; mm &= mm - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(mm), t = w->id * 32 + l;
 		bool unk = false;
@@ -416,6 +433,11 @@ bool sim_mbar_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask
 			if (dst != UINT32_MAX)
 				sim_lane_write(w, dst, l, 0, true);
 			continue;
+		}
+		bool arrives = k == MB_ARRIVE || k == MB_CP_ARRIVE || k == MB_COMPLETE_TX;
+		if (arrives && m != timed) {
+			arrival_time(s, m);
+			timed = m;
 		}
 		switch (k) {
 		case MB_INIT:
@@ -458,6 +480,10 @@ bool sim_mbar_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask
 			break;
 		}
 		case MB_TEST_WAIT: case MB_TRY_WAIT: {
+			if (!timed_wait) {   /* (the answer's latency, not the shared atomic's) */
+				*lat = s->mb_wait;
+				timed_wait = true;
+			}
 			bool state_ok = (fl & MBF_PARITY) || (x >> 62 & 1);
 			bool ok = state_ok && phase_done(m, x, fl & MBF_PARITY);
 			if (!ok && state_ok) {
@@ -467,8 +493,8 @@ bool sim_mbar_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask
 			}
 			if (ok) {
 				acquire(s, m, t);
-				if (m->done_at > s->cycle && (double)(m->done_at - s->cycle) + s->lat[P_SHARED] > *lat)
-					*lat = (double)(m->done_at - s->cycle) + s->lat[P_SHARED];
+				double l2 = (double)(m->done_at > s->cycle ? m->done_at - s->cycle : 0) + s->mb_wait;
+				*lat = l2 > *lat ? l2 : *lat;
 			}
 			sim_lane_write(w, dst, l, ok, !state_ok);
 			break;
