@@ -72,6 +72,13 @@ struct px_simt_violation *sim_violation(struct sim *s, unsigned kind, uint32_t p
 	return v;
 }
 
+/* Whether a violation of kind at pc is recorded already (sim_violation
+ * records one): callers skip the search for what its message names. */
+static inline bool viol_seen(const struct sim *s, unsigned kind, uint32_t pc)
+{
+	return s->viol_seen[(size_t)pc * SIM_SEEN_SLOTS + kind];
+}
+
 void sim_guess(struct sim *s, uint32_t pc)
 {
 	if (!s->res->guess_line)
@@ -1431,7 +1438,8 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 	uint64_t r = 0;
 	const struct sim_shmem *m = &s->sh;
 	for (uint64_t wd = off >> 2; wd <= (off + n - 1) >> 2; wd++) {
-		if (m->cp_pend[wd] && !s->cp_landing && (write || m->written[wd])) {
+		if (m->cp_pend[wd] && !s->cp_landing && (write || m->written[wd]) &&
+		    !viol_seen(s, PX_V_SHARED_RACE, pc)) {
 			/* (a read of a word never written: uninitialized-shared
 			 * below names the copy) */
 			uint32_t cpc = cp_pending_to(s, wd, UINT32_MAX, 0, 0);
@@ -1482,7 +1490,7 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 				v->other_line = s->ins[rpc].in->line;
 		}
 		if (!write || atomic) {
-			if (!m->written[wd]) {
+			if (!m->written[wd] && !viol_seen(s, PX_V_UNINIT_SHARED, pc)) {
 				uint32_t cpc = cp_pending_to(s, wd, UINT32_MAX, 0, 0);
 				sim_violation(s, PX_V_UNINIT_SHARED, pc, t, t,
 				              "thread %s reads shared byte offset %llu, which no thread has written%s%s%s",
@@ -2596,7 +2604,7 @@ static void cp_write(struct sim *s, struct sim_warp *w, uint32_t mask, uint32_t 
 			for (uint32_t k = 0; k < c.words; k++) {
 				uint64_t v = c.val[k], wd = (c.dst >> 2) + k;
 				bool unk = c.unk >> k & 1;
-				if (wd < s->sh.nwords && s->sh.cp_pend[wd]) {
+				if (wd < s->sh.nwords && s->sh.cp_pend[wd] && !viol_seen(s, PX_V_SHARED_RACE, c.pc)) {
 					char t0[48], l0[160], l1[160];
 					uint32_t t = w->id * 32 + c.lane, opc = cp_pending_to(s, wd, w->id, j, i);
 					struct px_simt_violation *v2 = opc == UINT32_MAX ? NULL : sim_violation(
