@@ -300,6 +300,22 @@ SETS = [
 # misses are mb_sync/512 and /1024 (+36%, +41%), four FMAs and a
 # __syncthreads an iteration, which the bar.sync model (not changed) times
 # slow at 16 and 32 warps.
+# bar_probe and bar2_probe (H100; predictions of model 60df0ff in their
+# _predicted.jsonl) time block barriers whose warps arrive at different
+# times. bar_probe: median 32.2%, 16 of 24 within 35%, its bodies costing
+# more than the barrier for what ptxas made of them: a volatile read of a
+# shared variable takes S2UR SR_CgaCtaId and an LDC of the trip count each
+# iteration (bs_up_k0 139 cycles at 4 warps, 84 predicted), the FMA loop's
+# remainder paths branch; its stamps lines show that an instruction that
+# reads no register (CS2R of the clock) issues after BAR.SYNC
+# .DEFER_BLOCKING before the barrier lets the warp go. bar2_probe, written
+# to isolate the barrier: median 5.4%, 19 of 20; with every warp arriving
+# together 12 + 2 cycles a warp for all of them is 59% slow at 32 warps
+# (bt_none/1024: 106.7 measured, 169.5 predicted); releasing the warps 2
+# cycles apart (the last one at 12 + 2 a warp) fits it (+3.1%) and
+# barrier_loop (+0.4% at 32 warps, +10.4% now), but not yet the loops
+# whose warps reach the barrier from memory waits (tried: 117 of 225
+# loops of check_simt worse, conv1d_loop/512 +0.1% -> -18%).
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -316,6 +332,8 @@ PROBES = [
     ('probes/mbarrier_probe.jsonl', 'probes/mbarrier_probe.sm_90.ptx', 'probe mbarrier'),
     ('probes/ldsm_probe.jsonl', 'probes/ldsm_probe.sm_90.ptx', 'probe ldsm'),
     ('probes/mma_probe.jsonl', 'probes/mma_probe.sm_90.ptx', 'probe mma'),
+    ('probes/bar_probe.jsonl', 'probes/bar_probe.sm_90.ptx', 'probe bar'),
+    ('probes/bar2_probe.jsonl', 'probes/bar2_probe.sm_90.ptx', 'probe bar2'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
