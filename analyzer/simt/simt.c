@@ -802,6 +802,18 @@ static void expand_issue(struct sim *s, unsigned sched, uint64_t n)
 			s->pipe_free[sched][p] = until;
 }
 
+/* The SM-wide units' free cycles (mio_free, mio_sp_free, lsu_free)
+ * changed: their mirrors in each scheduler's pipe_free follow. */
+SIM_HOT void units_changed(struct sim *s)
+{
+	for (uint32_t sc = 0; sc < s->nsched; sc++) {
+		uint64_t sp = s->mio_sp_free[sc & 3];
+		s->pipe_free[sc][P_SHARED] = s->mio_free > sp ? s->mio_free : sp;
+		s->pipe_free[sc][P_SHFL] = s->mio_free;
+		s->pipe_free[sc][P_GLOBAL] = s->lsu_free;
+	}
+}
+
 /* The scoreboard and the pipes after warp w issued si on scheduler sched
  * with result latency lat and issue cost occ. */
 SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
@@ -846,12 +858,15 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 			so = s->st_sp_occ;   /* (a store's least: ldgap_probe's ldgap_st) */
 		*sp = (*sp > s->cycle ? *sp : s->cycle) + (uint64_t)(so + 0.5);
 	}
-	if (si->pipe == P_SHARED || si->pipe == P_SHFL)
+	if (si->pipe == P_SHARED || si->pipe == P_SHFL) {
 		s->mio_free = (s->mio_free > s->cycle ? s->mio_free : s->cycle) + o;
-	else if (si->pipe == P_GLOBAL)
+		units_changed(s);
+	} else if (si->pipe == P_GLOBAL) {
 		s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
-	else
+		units_changed(s);
+	} else {
 		s->pipe_free[sched][si->pipe] = s->cycle + o;
+	}
 	if (si->expand && s->ex_lat[si->expand] > 0)
 		expand_issue(s, sched, s->ex_issue[si->expand]);
 	if (si->cp_copy && s->cp_issue > 1)
@@ -1150,15 +1165,7 @@ timing_nofall:
  * is free. */
 SIM_HOT uint64_t pipe_free_at(const struct sim *s, unsigned pipe, unsigned sched)
 {
-	if (pipe < P_SHARED)
-		return s->pipe_free[sched][pipe];   /* the scheduler's own pipes */
-	if (pipe == P_SHARED)
-		return s->mio_free > s->mio_sp_free[sched & 3] ? s->mio_free : s->mio_sp_free[sched & 3];
-	if (pipe == P_SHFL)
-		return s->mio_free;
-	if (pipe == P_GLOBAL)
-		return s->lsu_free;
-	return pipe < P_COUNT ? s->pipe_free[sched][pipe] : 0;
+	return s->pipe_free[sched][pipe];   /* (the SM-wide units' mirrored: units_changed) */
 }
 
 /* The first cycle w may issue load si: one warp's loads follow each
@@ -2090,6 +2097,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 			uint32_t sc = sc0 + sk < nsched ? sc0 + sk : sc0 + sk - nsched;   /* (sk + cycle) % nsched */
 			uint32_t nw = nw_of[sc];
 			int32_t pick = -1;
+			bool pick_issue = false;   /* (pick issued early: done) */
 			uint32_t rr_next = rr[sc];
 			for (uint32_t k = 0, idx = rr[sc]; k < nw; k++, idx = idx + 1 == nw ? 0 : idx + 1) {
 				uint32_t wi = sc + idx * nsched;   /* (rr[sc] + k) % nw */
@@ -2138,6 +2146,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 				}
 				if (t <= s->cycle && pick < 0) {
 					pick = (int32_t)wi;
+					pick_issue = true;
 					set_why(s, &acct, wi, PX_STALL_SELECTED);
 					rr_next = idx + 1 == nw ? 0 : idx + 1;
 				} else if (t <= s->cycle) {
@@ -2150,8 +2159,10 @@ __attribute__((noinline)) static void run(struct sim *s)
 				}
 			}
 			rr[sc] = rr_next;
-			if (pick >= 0 && acct.why[pick] == PX_STALL_SELECTED &&
-			    ready_at_ok(s, &s->w[pick], sc)) {
+			/* (a warp that issued early issues its top too when that is
+			 * ready now: a block barrier at the top, with register-only
+			 * work past it) */
+			if (pick_issue || (pick >= 0 && ready_at_ok(s, &s->w[pick], sc))) {
 				issue(s, &s->w[pick], sc);
 				issued = true;
 			}

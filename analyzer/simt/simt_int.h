@@ -509,7 +509,11 @@ struct sim {
 	uint64_t *fly_line, *fly_t;
 	/* timing */
 	uint64_t cycle;
-	uint64_t pipe_free[4][P_COUNT];
+	/* per scheduler and pipe (enum sim_pipe): the first cycle it is free.
+	 * The SM-wide units' entries (P_SHARED, P_SHFL, P_GLOBAL) mirror
+	 * mio_free, mio_sp_free and lsu_free (sim_units_changed), so that the
+	 * scheduler's question is one load; P_COUNT (no pipe) stays 0 */
+	uint64_t pipe_free[4][P_COUNT + 1];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
 	uint64_t mio_sp_free[4];      /* per scheduler: its shared-memory requests (half the SM's rate) */
 	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
