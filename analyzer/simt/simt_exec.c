@@ -685,6 +685,8 @@ void sim_decode(struct sim *s)
 		si->in = in;
 		si->flags = px_opcode_flags(in->op);
 		si->ek = exec_kind(in, si->flags);
+		si->f32op = in->op == PX_OP_ADD ? F32_ADD : in->op == PX_OP_SUB ? F32_SUB
+		          : in->op == PX_OP_MUL ? F32_MUL : F32_FMA;
 		if (si->ek == EK_MEM)
 			si->memo = memo++;
 		si->pipe = si->lat_pipe = (uint8_t)pipe_of(in);
@@ -3332,7 +3334,37 @@ static inline void commit_row(struct sim_warp *w, const struct sim_insn *si, con
 
 /* EK_F32: every lane computed (lanes outside mask are dropped by commit),
  * each operation's loop free of branches so that it vectorises. */
+static void exec_f32_rows(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask);
+
 static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
+{
+#if PX_SIMT_HW_FMA
+	/* the common case without the buffers: every lane, register sources
+	 * read in place and a destination none of them names (reg_sources,
+	 * result_row and commit_row's work, the same results) */
+	if (mask == 0xffffffffu && si->src_regs && si->dst_alone && s->hw_fma) {
+		uint32_t nsrc = si->nop - 1u, s0 = si->op[1].slot;
+		const uint64_t *a = &w->val[(size_t)s0 * 32], *b = zero_lanes, *c = zero_lanes;
+		uint32_t unk = w->unk[s0];
+		if (nsrc > 1) {
+			b = &w->val[(size_t)si->op[2].slot * 32];
+			unk |= w->unk[si->op[2].slot];
+		}
+		if (nsrc > 2) {
+			c = &w->val[(size_t)si->op[3].slot * 32];
+			unk |= w->unk[si->op[3].slot];
+		}
+		uint32_t dst = si->op[0].slot;
+		f32_lanes_hw(si->f32op, &w->val[(size_t)dst * 32], a, b, c);
+		w->unk[dst] = unk;
+		return;
+	}
+#endif
+	exec_f32_rows(s, w, si, mask);
+}
+
+/* exec_f32 through rows that may be buffers. */
+static void exec_f32_rows(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
 {
 	uint64_t buf[3][32], rbuf[32];
 	const uint64_t *src[3];
@@ -3342,9 +3374,7 @@ static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_i
 	uint64_t *r = result_row(w, si, mask, rbuf);
 #if PX_SIMT_HW_FMA
 	if (s->hw_fma) {
-		enum px_opcode op = si->in->op;
-		f32_lanes_hw(op == PX_OP_ADD ? F32_ADD : op == PX_OP_SUB ? F32_SUB : op == PX_OP_MUL ? F32_MUL : F32_FMA,
-		             r, a, b, c);
+		f32_lanes_hw(si->f32op, r, a, b, c);
 		commit_row(w, si, r, mask, unk & mask);
 		return;
 	}
@@ -3401,7 +3431,40 @@ __attribute__((target("avx2"))) static void int_lanes_avx2(enum px_opcode op, ui
 #undef INT_LANES_BODY
 
 /* EK_INT: iop's results modulo 2^bits, every lane, no sign handling needed. */
+static void exec_int_rows(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask);
+
 static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
+{
+#if PX_SIMT_HW_FMA
+	/* exec_f32's common case: no buffers, and no unknown source (the
+	 * known zeros of and/mul need the rows' lanes) */
+	if (mask == 0xffffffffu && si->src_regs && si->dst_alone && s->hw_fma) {
+		uint32_t nsrc = si->nop - 1u, s0 = si->op[1].slot;
+		const uint64_t *a = &w->val[(size_t)s0 * 32], *b = zero_lanes, *c = zero_lanes;
+		uint32_t unk = w->unk[s0];
+		if (nsrc > 1) {
+			b = &w->val[(size_t)si->op[2].slot * 32];
+			unk |= w->unk[si->op[2].slot];
+		}
+		if (nsrc > 2) {
+			c = &w->val[(size_t)si->op[3].slot * 32];
+			unk |= w->unk[si->op[3].slot];
+		}
+		if (!unk) {
+			unsigned bits = si->tbits;
+			uint32_t dst = si->op[0].slot;
+			int_lanes_avx2(si->in->op, &w->val[(size_t)dst * 32], a, b, c,
+			               bits == 64 ? UINT64_MAX : (1ull << bits) - 1);
+			w->unk[dst] = 0;
+			return;
+		}
+	}
+#endif
+	exec_int_rows(s, w, si, mask);
+}
+
+/* exec_int through rows that may be buffers. */
+static void exec_int_rows(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
 {
 	uint64_t buf[3][32], rbuf[32];
 	const uint64_t *src[3];

@@ -145,6 +145,7 @@ struct sim_insn {
 	uint8_t pipe;      /* enum sim_pipe: the pipe it issues to */
 	uint8_t lat_pipe;  /* the pipe whose latency its result has */
 	uint8_t ek;        /* enum sim_ek: how sim_exec runs it */
+	uint8_t f32op;     /* EK_F32: simt_exec.c's F32_ADD, F32_SUB, F32_MUL or F32_FMA */
 	uint8_t nop;
 	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
 	bool is_signed;
