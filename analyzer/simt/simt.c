@@ -653,6 +653,11 @@ SIM_HOT void win_moved(const struct sim *s, struct sim_warp *w, uint32_t pc, uin
 
 SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 {
+	if (w->nstk) {   /* (mostly: the top stays, nothing to do) */
+		const struct sim_frame *t = &w->stk[w->nstk - 1];
+		if (t->pc < s->nins && t->pc != t->rpc && (t->mask & ~w->exited))
+			return;
+	}
 	while (w->nstk) {
 		struct sim_frame *t = &w->stk[w->nstk - 1];
 		/* lanes that run past the last instruction (a branch to a label
@@ -819,6 +824,8 @@ SIM_HOT void units_changed(struct sim *s)
 SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
                      double lat, double occ)
 {
+	if (!si->ct_rare)
+		goto common;
 	if (si->fixup) {
 		/* the fix-up's two FP32 instructions on the chain and the pipe */
 		lat += 2 * s->lat[P_FP32];
@@ -842,6 +849,7 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		uint64_t c = (uint64_t)w->ld_next;
 		w->ld_at = (double)c < w->ld_next ? c + 1 : c;
 	}
+common:;
 	uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
 	bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
 	for (uint32_t d = 0; d < si->ndefs; d++) {
@@ -867,6 +875,8 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 	} else {
 		s->pipe_free[sched][si->pipe] = s->cycle + o;
 	}
+	if (!si->ct_rare)
+		return;
 	if (si->expand && s->ex_lat[si->expand] > 0)
 		expand_issue(s, sched, s->ex_issue[si->expand]);
 	if (si->cp_copy && s->cp_issue > 1)
@@ -936,7 +946,7 @@ SIM_HOT void count_issue(struct sim *s, uint32_t b, uint32_t active)
 	int32_t l = s->block_loop[b];
 	if (l < 0)
 		return;
-	uint32_t n = sim_popcount(active);
+	uint32_t n = active == 0xffffffffu ? 32 : sim_popcount(active);
 	for (; l >= 0; l = s->sel_parent[l]) {
 		s->loop_issued[l]++;
 		s->loop_lanes[l] += n;
@@ -1045,6 +1055,8 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	s->res->warp_insns++;
 	double lat = 0, occ = 1;
 	uint32_t next = pc + 1;
+	if (si->plain)
+		goto plain;
 	switch (in->op) {
 	case PX_OP_BRA: {
 		uint32_t taken = branch_taken(s, w, pc, active);
@@ -1137,7 +1149,8 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			break;
 		}
 		/* fall through */
-	default: {
+	default:
+	plain: {
 		uint32_t unk, g = sim_guard(s, w, si, active, &unk);
 		if (unk) {
 			sim_guess(s, pc);
@@ -2193,7 +2206,8 @@ __attribute__((noinline)) static void run(struct sim *s)
 					fill_top(s, w);
 				l = w->top_loop < 0 ? -1 : w->top_loop;
 			}
-			acct_move(s, &acct, i, l);
+			if (acct.loop[i] != l)
+				acct_move(s, &acct, i, l);
 		}
 		s->acct_dirty = 0;
 		s->cycle += adv;
@@ -2371,6 +2385,10 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
+		si->ct_rare = si->fixup || si->expand || si->ld_class || si->cp_copy;
+		enum px_opcode op = si->in->op;
+		si->plain = op != PX_OP_BRA && op != PX_OP_RET && op != PX_OP_EXIT && op != PX_OP_BAR &&
+		            op != PX_OP_BARRIER && op != PX_OP_MBARRIER && op != PX_OP_CP;
 	}
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);

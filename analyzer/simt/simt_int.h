@@ -177,6 +177,8 @@ struct sim_insn {
 	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
 	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
 	uint8_t mbar_fl;   /* its MBF_* forms */
+	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
+	bool ct_rare;      /* fixup, expand, ld_class or cp_copy: commit_timing's work beyond the common */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
