@@ -337,6 +337,8 @@ static void free_sim(struct sim *s)
 	free(s->lr);
 	free(s->loop_issued);
 	free(s->loop_lanes);
+	free(s->ins_issued);
+	free(s->ins_lanes);
 	free(s->loop_first);
 	free(s->loop_last);
 	free(s->loop_busy_until);
@@ -941,16 +943,24 @@ static void run_free(struct sim *s, struct sim_warp *w)
 
 /* Counts one issued warp-instruction of block b's loops (the selected
  * ones around it: block_loop, then sel_parent). */
-SIM_HOT void count_issue(struct sim *s, uint32_t b, uint32_t active)
+SIM_HOT void count_issue(struct sim *s, uint32_t pc, uint32_t active)
 {
-	int32_t l = s->block_loop[b];
-	if (l < 0)
-		return;
-	uint32_t n = active == 0xffffffffu ? 32 : sim_popcount(active);
-	for (; l >= 0; l = s->sel_parent[l]) {
-		s->loop_issued[l]++;
-		s->loop_lanes[l] += n;
-	}
+	/* per instruction: its loops' sums come at the end (loop_counts),
+	 * the issue path does not wait for the instruction's loop */
+	s->ins_issued[pc]++;
+	s->ins_lanes[pc] += active == 0xffffffffu ? 32 : sim_popcount(active);
+}
+
+/* Fills loop_issued and loop_lanes from the instructions' counts: each
+ * instruction's go to the selected loops around it (block_loop, then
+ * sel_parent). */
+static void loop_counts(struct sim *s)
+{
+	for (uint32_t pc = 0; pc < s->nins; pc++)
+		for (int32_t l = s->block_loop[s->ins[pc].in->block]; l >= 0; l = s->sel_parent[l]) {
+			s->loop_issued[l] += s->ins_issued[pc];
+			s->loop_lanes[l] += s->ins_lanes[pc];
+		}
 }
 
 /* bar_arrive's barrier-divergence finding: lanes g of the live ones came. */
@@ -1051,7 +1061,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	warp_changed(s, w);
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
-	count_issue(s, b, active);
+	count_issue(s, pc, active);
 	s->res->warp_insns++;
 	double lat = 0, occ = 1;
 	uint32_t next = pc + 1;
@@ -1513,7 +1523,7 @@ SIM_HOT void early_issue(struct sim *s, struct sim_warp *w, unsigned sched, uint
 	sim_exec(s, w, k, g, &lat, &occ);
 	mark_done(s, w, k);
 	s->res->warp_insns++;
-	count_issue(s, c->in->block, kmask);
+	count_issue(s, k, kmask);
 	commit_timing(s, w, sched, c, lat, occ);
 	warp_changed(s, w);
 }
@@ -2019,7 +2029,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 	w->done[bar_k] = 1;
 	w->win.valid = false;   /* (it ends there) */
 	s->res->warp_insns++;
-	count_issue(s, c->in->block, active);
+	count_issue(s, bar_k, active);
 	bar_arrive(s, w, bar_k, g);
 	commit_timing(s, w, sched, c, 0, s->occ[P_BAR]);
 	warp_changed(s, w);
@@ -2428,9 +2438,12 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.lr = xcalloc(f->nloops + 1, sizeof *s.lr);
 	s.loop_issued = xcalloc(f->nloops + 1, sizeof *s.loop_issued);
 	s.loop_lanes = xcalloc(f->nloops + 1, sizeof *s.loop_lanes);
+	s.ins_issued = xcalloc(s.nins + 1, sizeof *s.ins_issued);
+	s.ins_lanes = xcalloc(s.nins + 1, sizeof *s.ins_lanes);
 	s.loop_cycles = xcalloc(f->nloops + 1, sizeof *s.loop_cycles);
 	sim_mbar_setup(&s);
 	run(&s);
+	loop_counts(&s);
 	out->cycles = s.cycle;
 	out->completed = !s.stop;
 	if (s.stop_reason && strcmp(s.stop_reason, "budget") == 0)

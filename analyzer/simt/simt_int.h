@@ -550,6 +550,7 @@ struct sim {
 	int32_t *sel_parent;      /* per loop: the nearest selected loop that encloses it, -1 */
 	struct px_simt_loop *lr;  /* per loop (f->nloops) */
 	uint64_t *loop_issued, *loop_lanes, *loop_first, *loop_last, *loop_busy_until;
+	uint64_t *ins_issued, *ins_lanes;   /* per instruction: warp-instructions issued, their active lanes (count_issue) */
 	uint64_t *loop_cycles;
 	/* unknown-value notes, once per instruction */
 	uint8_t *noted;
