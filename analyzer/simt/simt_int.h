@@ -391,48 +391,52 @@ struct sim_tail {
 };
 
 struct sim_warp {
-	uint32_t id;
-	uint32_t exists;          /* lanes that exist */
-	uint32_t exited;
-	struct sim_frame *stk; uint32_t nstk, capstk;
+	/* first, together: what run() reads of every warp it looks at each
+	 * step (one or two cache lines of the warp, not five) */
 	uint8_t state;
-	uint32_t bar_id;
-	uint32_t bar_pc;          /* the barrier it waits at */
-	uint64_t *val;            /* nslots * 32 */
-	uint32_t *unk;            /* nslots: lanes whose value is unknown */
-	uint64_t *ready;          /* nslots: cycle the value is ready */
-	uint8_t *mem_pending;     /* nslots: produced by a load */
-	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
-	uint64_t resume;          /* cycle a barrier release lets it go on */
-	double ld_next;           /* the first cycle its next load (sim_insn.ld_class) may issue (fractional) */
-	uint64_t ld_at;           /* ld_next rounded up (kept: ld_ready reads it for every candidate) */
 	/* what the scheduler looks up each cycle about the instruction at the
 	 * top of the stack, kept until the warp's state changes (simt.c's
 	 * warp_changed): top_settled: neither issued early nor free (the run
 	 * loop has nothing to skip or run first); top_valid: the rest holds */
 	bool top_settled, top_valid;
 	uint8_t top_why;          /* PX_STALL_*: what top_rt waits for */
-	uint8_t resume_why;       /* PX_STALL_BARRIER or _BRANCH: what set resume */
 	uint8_t top_pipe;         /* enum sim_pipe */
 	bool top_bar;             /* it is a block barrier (sim_insn.block_bar) */
 	bool top_store;           /* a shared store (or reduction) without a result: queues (sim.st_queue) */
-	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
-	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	/* issue_early's last scan issued nothing: per pipe (P_COUNT: an
 	 * if-converted branch's predicate) the earliest cycle a candidate's
 	 * sources are ready, and early_unlock, the first cycle a scan could go
 	 * further (a back edge's predicate ready, the barrier free); kept, like
 	 * top_*, until the warp changes */
 	bool early_valid;
-	uint64_t early_t[P_COUNT + 1], early_unlock;
 	uint16_t early_pipes;     /* the p whose early_t[p] is set (the others count as UINT64_MAX) */
+	bool scan_valid;          /* (struct sim_scan, below) */
+	uint8_t resume_why;       /* PX_STALL_BARRIER or _BRANCH: what set resume */
+	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
+	uint32_t nstk, capstk;
+	struct sim_frame *stk;
+	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
+	uint64_t early_unlock;
+	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
+	uint64_t resume;          /* cycle a barrier release lets it go on */
+	uint32_t id;
+	uint32_t exists;          /* lanes that exist */
+	uint32_t exited;
+	uint32_t bar_id;
+	uint32_t bar_pc;          /* the barrier it waits at */
+	uint64_t *val;            /* nslots * 32 */
+	uint32_t *unk;            /* nslots: lanes whose value is unknown */
+	uint64_t *ready;          /* nslots: cycle the value is ready */
+	uint8_t *mem_pending;     /* nslots: produced by a load */
+	double ld_next;           /* the first cycle its next load (sim_insn.ld_class) may issue (fractional) */
+	uint64_t ld_at;           /* ld_next rounded up (kept: ld_ready reads it for every candidate) */
+	uint64_t early_t[P_COUNT + 1];
 	/* issue_early's last scan issued instruction scan.k - 1 and nothing
 	 * else changed the warp since (scan_valid, cleared with top_*): the
 	 * scan's state after that instruction, from which the next one goes
 	 * on while no instruction it passed can issue yet. Its hazards are in
 	 * hz_def/hz_use: per slot, the scan (hz_gen) that last passed an
 	 * instruction writing it / reading it */
-	bool scan_valid;
 	struct sim_scan {
 		uint32_t k, n, end, region_end, region_mask, bar_k;
 		unsigned stores;
