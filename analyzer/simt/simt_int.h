@@ -572,7 +572,8 @@ struct sim {
 	/* mbarrier objects (simt_mbar.c) and, when the kernel has mbarrier
 	 * operations, every thread's vector clock: vc[t * nvc + u], the
 	 * clock of thread u that thread t has seen through the phases it
-	 * waited for (its own: vc[t * nvc + t], from 1); NULL without */
+	 * waited for (its own: vc[t * nvc + t], from 1), and past them one row
+	 * of scratch (sim_mbar_warp_sync); NULL without */
 	struct sim_mbar *mbar; uint32_t nmbar, capmbar;
 	uint32_t *vc, nvc;
 	uint32_t nmwait;          /* warps in W_MBAR */

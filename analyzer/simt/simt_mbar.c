@@ -137,7 +137,7 @@ void sim_mbar_setup(struct sim *s)
 		return;
 	uint32_t n = s->nwarps * 32;
 	s->nvc = n;
-	s->vc = xcalloc((size_t)n * n, sizeof *s->vc);
+	s->vc = xcalloc((size_t)n * (n + 1), sizeof *s->vc);   /* (row n: sim_mbar_warp_sync's) */
 	for (uint32_t t = 0; t < n; t++)
 		s->vc[(size_t)t * n + t] = 1;
 	s->sh.wclk = xcalloc(s->sh.nwords + 1, sizeof *s->sh.wclk);
@@ -204,7 +204,8 @@ void sim_mbar_warp_sync(struct sim *s, const struct sim_warp *w, uint32_t mask)
 	if (!s->vc || !mask)
 		return;
 	uint32_t n = s->nvc, t0 = w->id * 32;
-	uint32_t *j = xcalloc(n, sizeof *j);
+	uint32_t *j = &s->vc[(size_t)n * n];   /* the join, in the row past the threads' */
+	memset(j, 0, n * sizeof *j);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		const uint32_t *v = &s->vc[(size_t)(t0 + (uint32_t)__builtin_ctz(m)) * n];
 		for (uint32_t u = 0; u < n; u++)
@@ -216,7 +217,6 @@ void sim_mbar_warp_sync(struct sim *s, const struct sim_warp *w, uint32_t mask)
 		memcpy(&s->vc[(size_t)t * n], j, n * sizeof *j);
 		s->vc[(size_t)t * n + t] = own;
 	}
-	free(j);
 }
 
 /* The warps waiting on object m (W_MBAR, bar_id its index). */
