@@ -941,8 +941,7 @@ static void run_free(struct sim *s, struct sim_warp *w)
 		check_barrier(s);
 }
 
-/* Counts one issued warp-instruction of block b's loops (the selected
- * ones around it: block_loop, then sel_parent). */
+/* Counts one issue of instruction pc with lanes active. */
 SIM_HOT void count_issue(struct sim *s, uint32_t pc, uint32_t active)
 {
 	/* per instruction: its loops' sums come at the end (loop_counts),
@@ -2120,7 +2119,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 			uint32_t sc = sc0 + sk < nsched ? sc0 + sk : sc0 + sk - nsched;   /* (sk + cycle) % nsched */
 			uint32_t nw = nw_of[sc];
 			int32_t pick = -1;
-			bool pick_issue = false;   /* (pick issued early: done) */
+			bool pick_issue = false;   /* pick issues its top now (else it issued early) */
 			uint32_t rr_next = rr[sc];
 			for (uint32_t k = 0, idx = rr[sc]; k < nw; k++, idx = idx + 1 == nw ? 0 : idx + 1) {
 				uint32_t wi = sc + idx * nsched;   /* (rr[sc] + k) % nw */
