@@ -316,6 +316,21 @@ SETS = [
 # barrier_loop (+0.4% at 32 warps, +10.4% now), but not yet the loops
 # whose warps reach the barrier from memory waits (tried: 117 of 225
 # loops of check_simt worse, conv1d_loop/512 +0.1% -> -18%).
+# bar3_probe (H100, tenth session) separates the two: each warp's first
+# memory access after the barrier is a shared load (bg_lds, as bt_none), a
+# global load (bg_ldg, bg_ldg2) or a global store (bg_stg), at 4 to 32
+# warps. Both models' predictions were committed before it was measured:
+# every warp at 12 + 2n (model 4e08cc6, bar3_probe_predicted.jsonl) median
+# 18.9%, 14 of 16 within 35% (bg_lds/1024 +58.8%, bg_ldg2/1024 +38.2%);
+# the warps in arrival order 2 cycles apart (bar3_probe_predicted_arrival
+# .jsonl) median 4.8%, 16 of 16. The arrival order is the model since: over
+# the 589 loops before this probe median 6.4% -> 5.9%, 564 -> 562 within
+# 35% (bt_none/1024, mb_sync/512 and /1024 in; bs_up_k0/512 and /1024,
+# bs_up_k2/512, bs_even_k8/512 and /1024 out, fast for ptxas's hidden
+# costs already), while the tiles that load global memory before a barrier
+# and store it after come out 10 to 15 points faster (conv1d_loop/512
+# +0.1% -> -15.5%, stencil1d_loop/512 -5.2% -> -18.7%, transpose_loop/512
+# -12.9% -> -23.1%): what all-at-once made up for is elsewhere.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -334,6 +349,7 @@ PROBES = [
     ('probes/mma_probe.jsonl', 'probes/mma_probe.sm_90.ptx', 'probe mma'),
     ('probes/bar_probe.jsonl', 'probes/bar_probe.sm_90.ptx', 'probe bar'),
     ('probes/bar2_probe.jsonl', 'probes/bar2_probe.sm_90.ptx', 'probe bar2'),
+    ('probes/bar3_probe.jsonl', 'probes/bar3_probe.sm_90.ptx', 'probe bar3'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

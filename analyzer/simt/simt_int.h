@@ -424,6 +424,7 @@ struct sim_warp {
 	uint32_t exited;
 	uint32_t bar_id;
 	uint32_t bar_pc;          /* the barrier it waits at */
+	uint32_t bar_seq;         /* its arrival there: sim.bar_arrived_warps then (check_barrier's order) */
 	uint64_t *val;            /* nslots * 32 */
 	uint32_t *unk;            /* nslots: lanes whose value is unknown */
 	uint64_t *ready;          /* nslots: cycle the value is ready */
