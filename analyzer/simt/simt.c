@@ -747,7 +747,7 @@ static void check_barrier(struct sim *s)
 	 * is the first warp or the last; bar3_probe, blind: the same when the
 	 * first access after the barrier is a global load or store, median
 	 * 4.8% against 18.9% for every warp at once) */
-	uint32_t order[32], n = 0;
+	uint32_t order[32], n = 0;   /* (32 warps at most: px_simt_func takes blocks of up to 1024 threads) */
 	for (uint32_t i = 0; i < s->nwarps && n < 32; i++) {
 		if (s->w[i].state != W_BARRIER)
 			continue;
