@@ -3313,6 +3313,28 @@ static inline uint32_t reg_sources(const struct sim_warp *w, const struct sim_in
 	return unk;
 }
 
+#if PX_SIMT_HW_FMA
+/* reg_sources for every lane, unrolled for exec_f32's and exec_int's
+ * common case: the source rows (zero_lanes past the last) and the lanes
+ * unknown in any of them. */
+static inline uint32_t src_rows(const struct sim_warp *w, const struct sim_insn *si, const uint64_t **a,
+                                const uint64_t **b, const uint64_t **c)
+{
+	uint32_t nsrc = si->nop - 1u, s0 = si->op[1].slot, unk = w->unk[s0];
+	*a = &w->val[(size_t)s0 * 32];
+	*b = *c = zero_lanes;
+	if (nsrc > 1) {
+		*b = &w->val[(size_t)si->op[2].slot * 32];
+		unk |= w->unk[si->op[2].slot];
+	}
+	if (nsrc > 2) {
+		*c = &w->val[(size_t)si->op[3].slot * 32];
+		unk |= w->unk[si->op[3].slot];
+	}
+	return unk;
+}
+#endif
+
 /* Where an EK_F32/EK_INT instruction puts its 32 results: straight into
  * its destination's row when every lane is active and no source is read
  * from it (then commit has nothing to copy), else into buf. */
@@ -3343,17 +3365,8 @@ static void exec_f32(const struct sim *s, struct sim_warp *w, const struct sim_i
 	 * read in place and a destination none of them names (reg_sources,
 	 * result_row and commit_row's work, the same results) */
 	if (mask == 0xffffffffu && si->src_regs && si->dst_alone && s->hw_fma) {
-		uint32_t nsrc = si->nop - 1u, s0 = si->op[1].slot;
-		const uint64_t *a = &w->val[(size_t)s0 * 32], *b = zero_lanes, *c = zero_lanes;
-		uint32_t unk = w->unk[s0];
-		if (nsrc > 1) {
-			b = &w->val[(size_t)si->op[2].slot * 32];
-			unk |= w->unk[si->op[2].slot];
-		}
-		if (nsrc > 2) {
-			c = &w->val[(size_t)si->op[3].slot * 32];
-			unk |= w->unk[si->op[3].slot];
-		}
+		const uint64_t *a, *b, *c;
+		uint32_t unk = src_rows(w, si, &a, &b, &c);
 		uint32_t dst = si->op[0].slot;
 		f32_lanes_hw(si->f32op, &w->val[(size_t)dst * 32], a, b, c);
 		w->unk[dst] = unk;
@@ -3439,17 +3452,8 @@ static void exec_int(const struct sim *s, struct sim_warp *w, const struct sim_i
 	/* exec_f32's common case: no buffers, and no unknown source (the
 	 * known zeros of and/mul need the rows' lanes) */
 	if (mask == 0xffffffffu && si->src_regs && si->dst_alone && s->hw_fma) {
-		uint32_t nsrc = si->nop - 1u, s0 = si->op[1].slot;
-		const uint64_t *a = &w->val[(size_t)s0 * 32], *b = zero_lanes, *c = zero_lanes;
-		uint32_t unk = w->unk[s0];
-		if (nsrc > 1) {
-			b = &w->val[(size_t)si->op[2].slot * 32];
-			unk |= w->unk[si->op[2].slot];
-		}
-		if (nsrc > 2) {
-			c = &w->val[(size_t)si->op[3].slot * 32];
-			unk |= w->unk[si->op[3].slot];
-		}
+		const uint64_t *a, *b, *c;
+		uint32_t unk = src_rows(w, si, &a, &b, &c);
 		if (!unk) {
 			unsigned bits = si->tbits;
 			uint32_t dst = si->op[0].slot;
