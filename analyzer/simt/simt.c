@@ -136,6 +136,7 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 		double iss = metric(a->throughput, a->nthroughput, nm, 1);
 		s->ex_issue[e] = iss > 1 ? (uint64_t)(iss + 0.5) : 1;
 	}
+	s->shbase_lat = metric(a->latency, a->nlatency, "shared_base", 0);
 	s->lsu_sectors_per_clk = metric(a->throughput, a->nthroughput, "lsu_sectors", 4);
 	if (s->lsu_sectors_per_clk <= 0)
 		s->lsu_sectors_per_clk = 4;
@@ -848,6 +849,8 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		uint64_t *fp = &s->pipe_free[sched][P_FP32];
 		*fp = (*fp > s->cycle ? *fp : s->cycle) + 2 * (uint64_t)(s->occ[P_FP32] + 0.5);
 	}
+	if (si->shbase)   /* (S2UR SR_CgaCtaId and ULEA before the address is there) */
+		lat = si->pipe == P_ALU ? s->shbase_lat : lat + s->shbase_lat;
 	if (si->expand && s->ex_lat[si->expand] > 0) {
 		lat = s->ex_lat[si->expand];
 		/* (a table's latency shorter than an FP32 instruction's: done at once) */
@@ -2408,7 +2411,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
-		si->ct_rare = si->fixup || si->expand || si->ld_class || si->cp_copy;
+		si->ct_rare = si->fixup || si->shbase || si->expand || si->ld_class || si->cp_copy;
 		enum px_opcode op = si->in->op;
 		si->plain = op != PX_OP_BRA && op != PX_OP_RET && op != PX_OP_EXIT && op != PX_OP_BAR &&
 		            op != PX_OP_BARRIER && op != PX_OP_MBARRIER && op != PX_OP_CP;

@@ -80,6 +80,22 @@
  *    which ptxas writes as sequences; not free: sim.ex_lat and ex_issue (the
  *    arch table's latency.idiv... and throughput.idiv_issue...) cost them.
  *
+ *  - shared window bases (mark_shared_bases): on a target with thread
+ *    block clusters a shared variable's address is the CTA's window base,
+ *    SR_CgaCtaId << 24, plus the variable's offset (S2UR SR_CgaCtaId;
+ *    UMOV 0x400; ULEA). In a loop with a block barrier ptxas mostly
+ *    rebuilds it in the loop instead of keeping it in a register: of the
+ *    13 kernels of the committed SASS fixtures where the PTX names a
+ *    shared variable in such a loop, 11 (bar_probe's bs_*, cpa_db4,
+ *    cpa_ring3, mb_bulk, reduce_loop, mm2x2_loop, softmax_loop,
+ *    tc_pipe_loop and tc_pipe_k2_loop); not atoms_bar, whose base plus
+ *    warp offset stays in a register, nor cpa_db16. A mov of the address
+ *    there is not hoisted and takes latency.shared_base; a shared access
+ *    at the bare variable ([sym]) takes it on top of its own. ptxas
+ *    rebuilds the base in loops this leaves alone too (transpose_loop's
+ *    outer loop, mb_pipe; without a barrier compact_loop, bsearch_loop,
+ *    shared_pick_loop, matvec_loop), where the model keeps it hoisted.
+ *
  * A free instruction still executes (its values are needed) but takes no
  * scheduler slot, no pipe and no latency of its own: its results are ready
  * when its sources are. The fused consumer keeps its own cost. */
@@ -733,6 +749,73 @@ static const bool ex_branches[EX_COUNT] = {
 	[EX_DSQRT] = true,
 };
 
+/* a variable of the shared state space, by name (the function's, then the module's) */
+static bool shared_var(const struct sim *s, px_str name)
+{
+	for (uint32_t i = 0; i < s->f->nvars; i++)
+		if (px_str_eq(s->f->vars[i].name, name))
+			return s->f->vars[i].space == PX_SPACE_SHARED;
+	for (uint32_t i = 0; i < s->m->nvars; i++)
+		if (px_str_eq(s->m->vars[i].name, name))
+			return s->m->vars[i].space == PX_SPACE_SHARED;
+	return false;
+}
+
+/* instruction in names a shared variable's address: a mov of it, or a
+ * shared-memory access at [sym] or [sym+imm] */
+static bool names_shared_base(const struct sim *s, const struct sim_insn *si)
+{
+	const struct px_insn *in = si->in;
+	if (in->op == PX_OP_MOV && in->nopnds == 2 && in->opnds[1].kind == PX_OPND_SYM)
+		return shared_var(s, in->opnds[1].sym);
+	if (si->pipe != P_SHARED)
+		return false;
+	for (uint32_t k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == PX_OPND_ADDR && in->opnds[k].reg < 0 && in->opnds[k].sym.n)
+			return shared_var(s, in->opnds[k].sym);
+	return false;
+}
+
+/* loop l or one inside it has a bar.sync of the whole block */
+static bool loop_has_block_barrier(const struct sim *s, uint32_t l)
+{
+	const struct px_loop *lp = &s->f->loops[l];
+	for (uint32_t bi = 0; bi < lp->nblocks; bi++) {
+		const struct px_block *b = &s->f->blocks[lp->blocks[bi]];
+		for (uint32_t i = b->first; i < b->end; i++)
+			if (s->ins[i].block_bar)
+				return true;
+	}
+	return false;
+}
+
+/* The shared window bases ptxas rebuilds in a loop (the header's rule):
+ * sim_insn.shbase, run after the loop invariants were hoisted (what was
+ * computed from the address stays free and waits for it). */
+static void mark_shared_bases(struct sim *s)
+{
+	const struct px_func *f = s->f;
+	if (!(s->shbase_lat > 0))
+		return;   /* (a table without latency.shared_base: sm_90's has it, the others not) */
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		if (!loop_has_block_barrier(s, l))
+			continue;
+		const struct px_loop *lp = &f->loops[l];
+		for (uint32_t bi = 0; bi < lp->nblocks; bi++) {
+			const struct px_block *b = &f->blocks[lp->blocks[bi]];
+			if (b->loop != (int32_t)l)
+				continue;   /* (an inner loop's block: its own rule) */
+			for (uint32_t i = b->first; i < b->end; i++) {
+				struct sim_insn *si = &s->ins[i];
+				if (si->expand || !names_shared_base(s, si))
+					continue;
+				si->shbase = 1;
+				si->free = si->hoisted = 0;
+			}
+		}
+	}
+}
+
 static void mark_expansions(struct sim *s, const struct regrefs *rr)
 {
 	for (uint32_t i = 0; i < s->f->ninsns; i++) {
@@ -897,6 +980,7 @@ void sim_mark_free(struct sim *s)
 		}
 	}
 	mark_expansions(s, &rr);   /* (reads hoisted) */
+	mark_shared_bases(s);   /* (after the hoisting, which it undoes for its movs) */
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);

@@ -157,6 +157,9 @@ struct sim_insn {
 	uint8_t ifconv;    /* a branch over a region ptxas predicates (simt_fuse.c) */
 	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
+	uint8_t shbase;    /* names a shared variable whose address ptxas rebuilds in the loop from
+	                    * SR_CgaCtaId (simt_fuse.c's mark_shared_bases): a mov of the address
+	                    * takes sim.shbase_lat, an access at it sim.shbase_lat more */
 	uint8_t expand;    /* enum sim_expand: a sequence in SASS (simt_fuse.c) */
 	uint8_t diamond;   /* enum sim_diamond: a branch of an if/else ptxas predicates (simt_fuse.c) */
 	uint8_t side;      /* 1 or 2: on that side of such an if/else, run by the lanes whose bit of
@@ -178,7 +181,7 @@ struct sim_insn {
 	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
-	bool ct_rare;      /* fixup, expand, ld_class or cp_copy: commit_timing's work beyond the common */
+	bool ct_rare;      /* fixup, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
@@ -536,6 +539,7 @@ struct sim {
 	 * modelled, the pipe's cost stands) and the cycles the scheduler
 	 * spends issuing the sequence (its own pipes are busy as long) */
 	double ex_lat[EX_COUNT];
+	double shbase_lat;        /* latency.shared_base (0: not modelled, sim_insn.shbase never set) */
 	uint64_t ex_issue[EX_COUNT];
 	/* per warp: the cycle the last expanded instruction it issued has
 	 * issued its whole sequence (its result's latency less an FP32
