@@ -83,18 +83,22 @@
  *  - shared window bases (mark_shared_bases): on a target with thread
  *    block clusters a shared variable's address is the CTA's window base,
  *    SR_CgaCtaId << 24, plus the variable's offset (S2UR SR_CgaCtaId;
- *    UMOV 0x400; ULEA). In a loop with a block barrier ptxas mostly
- *    rebuilds it in the loop instead of keeping it in a register: of the
- *    13 kernels of the committed SASS fixtures where the PTX names a
- *    shared variable in such a loop, 11 (bar_probe's bs_*, cpa_db4,
- *    cpa_ring3, mb_bulk, reduce_loop, mm2x2_loop, softmax_loop,
- *    tc_pipe_loop and tc_pipe_k2_loop); not atoms_bar, whose base plus
- *    warp offset stays in a register, nor cpa_db16. A mov of the address
- *    there is not hoisted and takes latency.shared_base; a shared access
- *    at the bare variable ([sym]) takes it on top of its own. ptxas
- *    rebuilds the base in loops this leaves alone too (transpose_loop's
- *    outer loop, mb_pipe; without a barrier compact_loop, bsearch_loop,
- *    shared_pick_loop, matvec_loop), where the model keeps it hoisted.
+ *    UMOV 0x400; ULEA). Where a loop holds another loop, ptxas rebuilds
+ *    that base in the loop instead of keeping it in a register across the
+ *    inner one: every kernel of the committed SASS fixtures whose PTX
+ *    names a shared variable in such a loop (outside its inner loops)
+ *    does (bar_probe's bs_*, cpa_db4, cpa_ring3, mb_bulk, mb_pipe,
+ *    mm2x2_loop, softmax_loop, tc_pipe_loop, tc_pipe_k2_loop: 11 of 11).
+ *    Where the loop also has a block barrier, the rebuild is on the path
+ *    after the barrier: a mov of the address there is not hoisted and
+ *    takes latency.shared_base, an access at the bare variable ([sym])
+ *    takes it on top of its own (mb_pipe, without a barrier, is measured
+ *    without it: +20% to +54% with it). Not in a loop without an inner
+ *    one: sbase_probe's sb_sym, sb_sym1 and sb_two, atoms_bar and
+ *    cpa_db16 keep the base in a register (the rule charged those first,
+ *    and sbase_probe's blind run refuted it: +31% to +90%), while
+ *    reduce_loop, bsearch_loop, compact_loop, shared_pick_loop and
+ *    matvec_loop rebuild it in loops without inner ones, not modelled.
  *
  * A free instruction still executes (its values are needed) but takes no
  * scheduler slot, no pipe and no latency of its own: its results are ready
@@ -798,7 +802,10 @@ static void mark_shared_bases(struct sim *s)
 	if (!(s->shbase_lat > 0))
 		return;   /* (a table without latency.shared_base: sm_90's has it, the others not) */
 	for (uint32_t l = 0; l < f->nloops; l++) {
-		if (!loop_has_block_barrier(s, l))
+		bool inner = false;
+		for (uint32_t k = 0; k < f->nloops && !inner; k++)
+			inner = f->loops[k].parent == (int32_t)l;
+		if (!inner || !loop_has_block_barrier(s, l))
 			continue;
 		const struct px_loop *lp = &f->loops[l];
 		for (uint32_t bi = 0; bi < lp->nblocks; bi++) {
