@@ -331,6 +331,21 @@ SETS = [
 # and store it after come out 10 to 15 points faster (conv1d_loop/512
 # +0.1% -> -15.5%, stencil1d_loop/512 -5.2% -> -18.7%, transpose_loop/512
 # -12.9% -> -23.1%): what all-at-once made up for is elsewhere.
+# sbase_probe and sbase2_probe (H100, eleventh session) test the shared
+# window base rule (simt_fuse.c's mark_shared_bases): every loop whose
+# committed SASS rebuilds the base from S2UR SR_CgaCtaId each iteration was
+# predicted fast. Its first form charged latency.shared_base (44, fitted)
+# in any loop with a block barrier (model 31e9cce, sbase_probe_predicted
+# .jsonl): refuted blind, median 49.1%, 7 of 20 within 35% (without the
+# latency: 4.1%, 18 of 20), ptxas keeping the base in a register across
+# its loops, which have no inner loop. The second form charges a loop that
+# holds an inner loop as well (model c196bf3, sbase2_probe_predicted.jsonl):
+# the base rebuilt where it said, sn_in 30 to 57 cycles an iteration over
+# sn_reg (44 charged), median 22.4%, 13 of 16 (without: 28.3%, 11 of 16);
+# the k = 8 loops 21% to 44% fast for the inner FMA loop's branches, and
+# the loops without a barrier at 4 and 8 warps 66% to 84% slow (ptxas
+# unrolls them four times more than the PTX and issues their shared loads
+# together).
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -350,6 +365,8 @@ PROBES = [
     ('probes/bar_probe.jsonl', 'probes/bar_probe.sm_90.ptx', 'probe bar'),
     ('probes/bar2_probe.jsonl', 'probes/bar2_probe.sm_90.ptx', 'probe bar2'),
     ('probes/bar3_probe.jsonl', 'probes/bar3_probe.sm_90.ptx', 'probe bar3'),
+    ('probes/sbase_probe.jsonl', 'probes/sbase_probe.sm_90.ptx', 'probe sbase'),
+    ('probes/sbase2_probe.jsonl', 'probes/sbase2_probe.sm_90.ptx', 'probe sbase2'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
