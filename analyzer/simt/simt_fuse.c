@@ -88,17 +88,20 @@
  *    inner one: every kernel of the committed SASS fixtures whose PTX
  *    names a shared variable in such a loop (outside its inner loops)
  *    does (bar_probe's bs_*, cpa_db4, cpa_ring3, mb_bulk, mb_pipe,
- *    mm2x2_loop, softmax_loop, tc_pipe_loop, tc_pipe_k2_loop: 11 of 11).
- *    Where the loop also has a block barrier, the rebuild is on the path
- *    after the barrier: a mov of the address there is not hoisted and
- *    takes latency.shared_base, an access at the bare variable ([sym])
- *    takes it on top of its own (mb_pipe, without a barrier, is measured
- *    without it: +20% to +54% with it). Not in a loop without an inner
- *    one: sbase_probe's sb_sym, sb_sym1 and sb_two, atoms_bar and
- *    cpa_db16 keep the base in a register (the rule charged those first,
- *    and sbase_probe's blind run refuted it: +31% to +90%), while
- *    reduce_loop, bsearch_loop, compact_loop, shared_pick_loop and
- *    matvec_loop rebuild it in loops without inner ones, not modelled.
+ *    mm2x2_loop, softmax_loop, tc_pipe_loop, tc_pipe_k2_loop, and
+ *    sbase2_probe's sn_in, predicted before it was compiled: 12 of 12).
+ *    Where the loop also has a block barrier the rebuild is on the path
+ *    after it: a mov of the address there is not hoisted and takes
+ *    latency.shared_base, a load or atomic at the bare variable ([sym])
+ *    takes it on top of its own (a store has no result to delay: its
+ *    wait for the address is not modelled). mb_pipe, without a barrier,
+ *    is measured without it (+20% to +54% with it). Not in a loop
+ *    without an inner one: sbase_probe's sb_sym, sb_sym1 and sb_two,
+ *    atoms_bar and cpa_db16 keep the base in a register (the rule's
+ *    first form charged every barrier loop; sbase_probe's blind run
+ *    refuted it, +31% to +90%), while reduce_loop, bsearch_loop,
+ *    compact_loop, shared_pick_loop and matvec_loop rebuild it in loops
+ *    without inner ones, not modelled.
  *
  * A free instruction still executes (its values are needed) but takes no
  * scheduler slot, no pipe and no latency of its own: its results are ready
@@ -758,10 +761,10 @@ static bool shared_var(const struct sim *s, px_str name)
 {
 	for (uint32_t i = 0; i < s->f->nvars; i++)
 		if (px_str_eq(s->f->vars[i].name, name))
-			return s->f->vars[i].space == PX_SPACE_SHARED;
+			return s->f->vars[i].space == PX_SPACE_SHARED || s->f->vars[i].space == PX_SPACE_SHARED_CTA;
 	for (uint32_t i = 0; i < s->m->nvars; i++)
 		if (px_str_eq(s->m->vars[i].name, name))
-			return s->m->vars[i].space == PX_SPACE_SHARED;
+			return s->m->vars[i].space == PX_SPACE_SHARED || s->m->vars[i].space == PX_SPACE_SHARED_CTA;
 	return false;
 }
 

@@ -159,7 +159,7 @@ struct sim_insn {
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t shbase;    /* names a shared variable whose address ptxas rebuilds in the loop from
 	                    * SR_CgaCtaId (simt_fuse.c's mark_shared_bases): a mov of the address
-	                    * takes sim.shbase_lat, an access at it sim.shbase_lat more */
+	                    * takes sim.shbase_lat, a load or atomic at it sim.shbase_lat more */
 	uint8_t expand;    /* enum sim_expand: a sequence in SASS (simt_fuse.c) */
 	uint8_t diamond;   /* enum sim_diamond: a branch of an if/else ptxas predicates (simt_fuse.c) */
 	uint8_t side;      /* 1 or 2: on that side of such an if/else, run by the lanes whose bit of
