@@ -803,7 +803,8 @@ static void mark_shared_bases(struct sim *s)
 {
 	const struct px_func *f = s->f;
 	if (!(s->shbase_lat > 0))
-		return;   /* (a table without latency.shared_base: sm_90's has it, the others not) */
+		return;   /* (sm_90's table has latency.shared_base; sm_80 has no clusters, its shared
+		           * addresses are offsets with nothing to rebuild; the later ones have no timing) */
 	for (uint32_t l = 0; l < f->nloops; l++) {
 		bool inner = false;
 		for (uint32_t k = 0; k < f->nloops && !inner; k++)

@@ -539,8 +539,8 @@ struct sim {
 	 * modelled, the pipe's cost stands) and the cycles the scheduler
 	 * spends issuing the sequence (its own pipes are busy as long) */
 	double ex_lat[EX_COUNT];
-	double shbase_lat;        /* latency.shared_base (0: not modelled, sim_insn.shbase never set) */
 	uint64_t ex_issue[EX_COUNT];
+	double shbase_lat;        /* latency.shared_base (0: not modelled, sim_insn.shbase never set) */
 	/* per warp: the cycle the last expanded instruction it issued has
 	 * issued its whole sequence (its result's latency less an FP32
 	 * instruction's): the warp's next branch waits for it */
