@@ -248,6 +248,24 @@ static bool address_user(const struct px_insn *c, int32_t d)
 
 /* The alignment (a power of two, at most 16) register r is known to have,
  * from its single definition; 1 when unknown. */
+/* The variable named name (the function's, then the module's) and, in
+ * *addr, where the simulated layout put it; NULL (*addr untouched) when
+ * no variable has that name. */
+static const struct px_var *find_var(const struct sim *s, px_str name, uint64_t *addr)
+{
+	for (uint32_t i = 0; i < s->f->nvars; i++)
+		if (px_str_eq(s->f->vars[i].name, name)) {
+			*addr = s->var_addr[i];
+			return &s->f->vars[i];
+		}
+	for (uint32_t i = 0; i < s->m->nvars; i++)
+		if (px_str_eq(s->m->vars[i].name, name)) {
+			*addr = s->mvar_addr[i];
+			return &s->m->vars[i];
+		}
+	return NULL;
+}
+
 static uint32_t reg_align(const struct sim *s, const struct regrefs *rr, int32_t r, int depth);
 
 static uint32_t opnd_align(const struct sim *s, const struct regrefs *rr, const struct px_operand *o, int depth)
@@ -261,12 +279,7 @@ static uint32_t opnd_align(const struct sim *s, const struct regrefs *rr, const 
 		/* where the variable lies in the simulated layout (ptxas places
 		 * a block's shared arrays on 16-byte boundaries in the same way) */
 		uint64_t addr = 1;
-		for (uint32_t i = 0; i < s->f->nvars; i++)
-			if (px_str_eq(s->f->vars[i].name, o->sym))
-				addr = s->var_addr[i];
-		for (uint32_t i = 0; i < s->m->nvars && addr == 1; i++)
-			if (px_str_eq(s->m->vars[i].name, o->sym))
-				addr = s->mvar_addr[i];
+		find_var(s, o->sym, &addr);
 		return addr == 0 || (addr & -addr) >= 16 ? 16 : (uint32_t)(addr & -addr);
 	}
 	case PX_OPND_REG:
@@ -756,16 +769,12 @@ static const bool ex_branches[EX_COUNT] = {
 	[EX_DSQRT] = true,
 };
 
-/* a variable of the shared state space, by name (the function's, then the module's) */
+/* name is a variable of the shared state space */
 static bool shared_var(const struct sim *s, px_str name)
 {
-	for (uint32_t i = 0; i < s->f->nvars; i++)
-		if (px_str_eq(s->f->vars[i].name, name))
-			return s->f->vars[i].space == PX_SPACE_SHARED || s->f->vars[i].space == PX_SPACE_SHARED_CTA;
-	for (uint32_t i = 0; i < s->m->nvars; i++)
-		if (px_str_eq(s->m->vars[i].name, name))
-			return s->m->vars[i].space == PX_SPACE_SHARED || s->m->vars[i].space == PX_SPACE_SHARED_CTA;
-	return false;
+	uint64_t addr;
+	const struct px_var *v = find_var(s, name, &addr);
+	return v && (v->space == PX_SPACE_SHARED || v->space == PX_SPACE_SHARED_CTA);
 }
 
 /* instruction in names a shared variable's address: a mov of it, or a
