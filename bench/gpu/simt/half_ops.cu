@@ -64,7 +64,8 @@ H2(add_bf16x2, "add.rn.bf16x2 %0, %1, %2;")
 H2(mul_bf16x2, "mul.rn.bf16x2 %0, %1, %2;")
 H2(fma_bf16x2, "fma.rn.bf16x2 %0, %1, %2, %3;")
 H2(max_bf16x2, "max.bf16x2 %0, %1, %2;")
-// comparisons: bit 0 p, bit 1 q
+// comparisons: bit 0 p, bit 1 q (the 16-bit forms compare b's upper half
+// with its lower: the second mov overwrites h)
 H2(setp_lt_f16x2, "{ .reg .pred p, q; setp.lt.f16x2 p|q, %1, %2; selp.u32 %0, 1, 0, p; @q or.b32 %0, %0, 2; }")
 H2(setp_gtu_f16x2, "{ .reg .pred p, q; setp.gtu.f16x2 p|q, %1, %2; selp.u32 %0, 1, 0, p; @q or.b32 %0, %0, 2; }")
 H2(setp_eq_f16, "{ .reg .pred p; .reg .b16 h, k; mov.b32 {h, k}, %1; mov.b32 {k, h}, %2; setp.eq.f16 p, h, k; selp.u32 %0, 1, 0, p; }")
