@@ -249,8 +249,8 @@ static enum sim_pipe pipe_of(const struct px_insn *in)
 		return k == 'f' && bits == 64 ? P_FP64 : P_SFU;
 	case PX_OP_DIV:
 		return k == 'f' ? (bits == 64 ? P_FP64 : P_SFU) : P_IMAD;
-	case PX_OP_REM:
-		return P_IMAD;
+	case PX_OP_REM: case PX_OP_DP4A: case PX_OP_DP2A:
+		return P_IMAD;   /* (dp4a: IDP.4A, timed as an IMAD: an estimate) */
 	case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24:
 		if (k != 'f')
 			return P_IMAD;
@@ -428,12 +428,20 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 	unsigned bits = px_type_bits(t);
 	bool fl_op = k == 'f' || is_fop(in->op);
 	bool known_op = is_fop(in->op);
+	bool x2;
+	if (sim_half_format(t, &x2) != SIM_HF_NONE)
+		/* the 16-bit formats (simt_half.c): only what sim_half_arith computes */
+		return in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_FMA ||
+		       in->op == PX_OP_NEG || in->op == PX_OP_ABS || in->op == PX_OP_MIN || in->op == PX_OP_MAX ||
+		       in->op == PX_OP_EX2 || in->op == PX_OP_TANH ? EK_ARITH : EK_UNSIM;
+	if (t == PX_TYPE_TF32 || (k == 'f' && bits != 32 && bits != 64))
+		return EK_UNSIM;   /* tf32 and the 8-bit floats: no arithmetic to simulate */
 	switch (in->op) {
 	case PX_OP_ADD: case PX_OP_SUB: case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24:
 	case PX_OP_DIV: case PX_OP_REM: case PX_OP_MIN: case PX_OP_MAX: case PX_OP_ABS: case PX_OP_NEG:
 	case PX_OP_AND: case PX_OP_OR: case PX_OP_XOR: case PX_OP_NOT: case PX_OP_CNOT: case PX_OP_SHL:
 	case PX_OP_SHR: case PX_OP_POPC: case PX_OP_CLZ: case PX_OP_BREV: case PX_OP_BFIND: case PX_OP_BFE:
-	case PX_OP_SAD: case PX_OP_FMA:
+	case PX_OP_SAD: case PX_OP_FMA: case PX_OP_DP4A: case PX_OP_DP2A:
 		known_op = true;
 		break;
 	default:
@@ -687,6 +695,11 @@ void sim_decode(struct sim *s)
 		si->ek = exec_kind(in, si->flags);
 		si->f32op = in->op == PX_OP_ADD ? F32_ADD : in->op == PX_OP_SUB ? F32_SUB
 		          : in->op == PX_OP_MUL ? F32_MUL : F32_FMA;
+		{
+			bool x2;
+			unsigned ht = in->op == PX_OP_SET && in->ntypes > 1 ? in->types[1] : in->ntypes ? in->types[0] : 0;
+			si->half = (uint8_t)(sim_half_format(ht, &x2) | (x2 ? 0x80 : 0));
+		}
 		if (si->ek == EK_MEM)
 			si->memo = memo++;
 		si->pipe = si->lat_pipe = (uint8_t)pipe_of(in);
@@ -905,11 +918,28 @@ static double round_int(double x, unsigned rnd)
 }
 
 /* Float operation on f32 or f64 values (bits). */
+/* EK_ARITH on a 16-bit floating-point format (simt_half.c): each half of
+ * an x2 word on its own */
+static uint64_t half_op(const struct sim_insn *si, uint64_t a, uint64_t b, uint64_t c, bool *unk)
+{
+	const struct px_insn *in = si->in;
+	unsigned fmt = si->half & 0x7f;
+	unsigned fl = (in->mods & PX_MOD_FTZ ? SIM_HF_FTZ : 0) | (in->mods & PX_MOD_SAT ? SIM_HF_SAT : 0) |
+	              (si->mw & MW(RELU) ? SIM_HF_RELU : 0) | (si->mw & MW(NAN) ? SIM_HF_NAN : 0);
+	uint64_t r = sim_half_arith(in->op, fmt, fl, (uint16_t)a, (uint16_t)b, (uint16_t)c, unk);
+	if (si->half & 0x80)
+		r |= (uint64_t)sim_half_arith(in->op, fmt, fl, (uint16_t)(a >> 16), (uint16_t)(b >> 16),
+		                              (uint16_t)(c >> 16), unk) << 16;
+	return r;
+}
+
 static uint64_t fop(const struct sim_insn *si, unsigned bits, uint64_t a, uint64_t b, uint64_t c,
                     bool *unk)
 {
 	const struct px_insn *in = si->in;
 	bool ftz = in->mods & PX_MOD_FTZ;
+	if (si->half)
+		return half_op(si, a, b, c, unk);
 	if (bits == 64) {
 		double x = bits_f64(a), y = bits_f64(b), z = bits_f64(c), r;
 		switch (in->op) {
@@ -1020,9 +1050,18 @@ static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uin
 	char dk = px_type_kind(dt), sk = px_type_kind(st);
 	unsigned db = px_type_bits(dt), sb = px_type_bits(st);
 	bool sat = si->in->mods & PX_MOD_SAT, ftz = si->in->mods & PX_MOD_FTZ;
-	if ((dk == 'f' && db != 32 && db != 64) || (sk == 'f' && sb != 32 && sb != 64)) {
+	bool dx2, sx2;
+	unsigned dfmt = sim_half_format(dt, &dx2), sfmt = sim_half_format(st, &sx2);
+	/* (an x2 destination comes here one half at a time: exec_other) */
+	if (dx2 || sx2 || dt == PX_TYPE_TF32 || st == PX_TYPE_TF32 || (dk == 'f' && !dfmt && db != 32 && db != 64) ||
+	    (sk == 'f' && !sfmt && sb != 32 && sb != 64)) {
 		*unk = true;
 		return 0;
+	}
+	if (sfmt == SIM_HF_BF16 && dk == 'f' && db == 32) {
+		/* bf16 is f32's upper half (a NaN keeps its bits) */
+		uint64_t r = (v & 0xffff) << 16;
+		return ftz && ftz32(bits_f32(r), true) == 0.0f ? r & 0x80000000u : r;
 	}
 	if (dk != 'f' && sk != 'f') {
 		if (sat) {
@@ -1043,10 +1082,30 @@ static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uin
 		return trunc_to(x, db);
 	}
 	double x;
-	if (sk == 'f')
+	if (sfmt)
+		x = sim_half_operand((uint16_t)v, sfmt, ftz);
+	else if (sk == 'f')
 		x = sb == 64 ? bits_f64(v) : (double)ftz32(bits_f32(v), ftz);
+	else if (dfmt)
+		x = sk == 's' ? sim_int_odd((uint64_t)sext(v, sb), true) : sim_int_odd(trunc_to(v, sb), false);
 	else
 		x = sk == 's' ? (double)sext(v, sb) : (double)trunc_to(v, sb);
+	if (dfmt) {
+		/* to a 16-bit format: .relu takes negative results to +0, .satfinite
+		 * overflows to the largest finite value */
+		if (si->rnd >= 4)
+			x = round_int(x, si->rnd);
+		if (sat)
+			x = x != x ? 0 : x < 0 ? 0 : x > 1 ? 1 : x;
+		uint16_t h = sim_half_round(x, dfmt, si->rnd & 3, si->mw & MW(SATFINITE));
+		if ((si->mw & MW(RELU)) && (h & 0x8000) && x == x)
+			h = 0;
+		return h;
+	}
+	if (sfmt && dk == 'f' && db == 64)
+		return sim_half_f64_bits((uint16_t)v, sfmt);
+	if (sfmt && dk == 'f' && x != x)
+		return 0x7fffffffu;   /* the canonical NaN (H100: cvt.f32.f16) */
 	if (dk == 'f') {
 		if (sk == 'f' && si->rnd >= 4)
 			x = round_int(x, si->rnd);
@@ -1167,6 +1226,10 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 		return r;
 	}
 	case PX_OP_SAD: return trunc_to((sg ? (uint64_t)(x > y ? x - y : y - x) : (u > v ? u - v : v - u)) + c, bits);
+	case PX_OP_DP4A: case PX_OP_DP2A:
+		/* dp4a.atype.btype, dp2a.mode.atype.btype (simt_half.c) */
+		return sim_dot(in->op, sg, in->ntypes > 1 && px_type_kind(in->types[1]) == 's', si->mw & MW(HI),
+		               (uint32_t)a, (uint32_t)b, (uint32_t)c);
 	default:
 		*unk = true;
 		return 0;
@@ -3652,7 +3715,20 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			bool unk = false;
 			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk);
-			bool r = cmp_any(in->cmp, ck, cbits, a, b), q = !r;
+			bool r, q;
+			if (si->half) {
+				/* a 16-bit format; x2: p from the low halves, q from the high */
+				unsigned fmt = si->half & 0x7f;
+				bool ftz = in->mods & PX_MOD_FTZ;
+				r = cmp_flt(in->cmp, sim_half_operand((uint16_t)a, fmt, ftz), sim_half_operand((uint16_t)b, fmt, ftz));
+				q = si->half & 0x80 ? cmp_flt(in->cmp, sim_half_operand((uint16_t)(a >> 16), fmt, ftz),
+				                              sim_half_operand((uint16_t)(b >> 16), fmt, ftz))
+				                    : !r;
+				unk |= in->op == PX_OP_SET;   /* set's 16-bit forms: not simulated */
+			} else {
+				r = cmp_any(in->cmp, ck, cbits, a, b);
+				q = !r;
+			}
 			if (bop && si->nop > 3) {
 				bool c = rd(s, w, &o[3], l, &unk) & 1;
 				r = bop == 1 ? (r && c) : bop == 2 ? (r || c) : (r != c);
@@ -3689,8 +3765,17 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			bool unk = false;
-			uint64_t a = rd(s, w, &o[1], l, &unk);
-			uint64_t r = convert(si, t, in->ntypes > 1 ? in->types[1] : t, a, &unk);
+			uint64_t a = rd(s, w, &o[1], l, &unk), r;
+			unsigned st = in->ntypes > 1 ? in->types[1] : t;
+			if (si->half & 0x80) {
+				/* cvt.f16x2.f32 d, a, b (and bf16x2): a to the upper half, b to the lower */
+				unsigned et = (si->half & 0x7f) == SIM_HF_F16 ? PX_TYPE_F16 : PX_TYPE_BF16;
+				uint64_t b = si->nop > 2 ? rd(s, w, &o[2], l, &unk) : 0;
+				unk |= si->nop <= 2;
+				r = convert(si, et, st, a, &unk) << 16 | convert(si, et, st, b, &unk);
+			} else {
+				r = convert(si, t, st, a, &unk);
+			}
 			wr(w, o[0].slot, l, r, unk);
 		}
 		return;

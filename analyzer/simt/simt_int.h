@@ -128,13 +128,41 @@ struct sim_opnd {
 	X(ADD, ".add") X(AND, ".and") X(OR, ".or") X(XOR, ".xor") X(MIN, ".min") X(MAX, ".max") \
 	X(EXCH, ".exch") X(CAS, ".cas") X(INC, ".inc") X(DEC, ".dec") X(CG, ".cg") X(CV, ".cv") \
 	X(UP, ".up") X(DOWN, ".down") X(BFLY, ".bfly") X(BALLOT, ".ballot") X(ALL, ".all")      \
-	X(ANY, ".any") X(CLAMP, ".clamp") X(L, ".l") X(SHIFTAMT, ".shiftamt")
+	X(ANY, ".any") X(CLAMP, ".clamp") X(L, ".l") X(SHIFTAMT, ".shiftamt") X(RELU, ".relu")       \
+	X(NAN, ".NaN") X(SATFINITE, ".satfinite") X(HI, ".hi")
 enum sim_modword {
 #define X(e, s) MWB_##e,
 	SIM_MODWORDS(X)
 #undef X
 };
 #define MW(e) (1u << MWB_##e)
+
+/* The 16-bit floating-point formats (simt_half.c): .f16 (IEEE binary16)
+ * and .bf16 (bfloat16), with sim_half_arith's modifier flags. */
+enum sim_hf { SIM_HF_NONE, SIM_HF_F16, SIM_HF_BF16 };
+#define SIM_HF_FTZ 1u
+#define SIM_HF_SAT 2u
+#define SIM_HF_RELU 4u
+#define SIM_HF_NAN 8u      /* min/max.NaN */
+/* the format of PTX type t (SIM_HF_NONE: not one); *x2: two packed */
+unsigned sim_half_format(unsigned t, bool *x2);
+/* the value of h (exact) */
+double sim_half_value(uint16_t h, unsigned fmt);
+/* the f64 of h (cvt.f64.f16: a NaN keeps its payload) */
+uint64_t sim_half_f64_bits(uint16_t h, unsigned fmt);
+/* ... with .ftz's flush of a subnormal input: a comparison's operand */
+double sim_half_operand(uint16_t h, unsigned fmt, bool ftz);
+/* x (exact, or rounded to odd) rounded to fmt: rnd 0 rn, 1 rz, 2 rm, 3 rp;
+ * satfinite: the largest finite value for an overflow */
+uint16_t sim_half_round(double x, unsigned fmt, unsigned rnd, bool satfinite);
+/* op (add, sub, mul, fma, neg, abs, min, max; ex2, tanh .approx) on
+ * halves; *unk set for any other op */
+uint16_t sim_half_arith(enum px_opcode op, unsigned fmt, unsigned fl, uint16_t a, uint16_t b, uint16_t c,
+                        bool *unk);
+/* a 64-bit integer (signed when sgn) as a double rounded to odd */
+double sim_int_odd(uint64_t v, bool sgn);
+/* dp4a / dp2a (hi: dp2a.hi) on 32-bit words, modulo 2^32 */
+uint32_t sim_dot(enum px_opcode op, bool a_sgn, bool b_sgn, bool hi, uint32_t a, uint32_t b, uint32_t c);
 
 struct sim_memo;
 struct sim_insn {
@@ -146,6 +174,7 @@ struct sim_insn {
 	uint8_t lat_pipe;  /* the pipe whose latency its result has */
 	uint8_t ek;        /* enum sim_ek: how sim_exec runs it */
 	uint8_t f32op;     /* EK_F32: simt_exec.c's F32_ADD, F32_SUB, F32_MUL or F32_FMA */
+	uint8_t half;      /* enum sim_hf of its first type (arithmetic, setp/set: simt_half.c), | 0x80 for x2 */
 	uint8_t nop;
 	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
 	bool is_signed;
