@@ -94,6 +94,18 @@ H2(dp2a_lo_s32_s32, "dp2a.lo.s32.s32 %0, %1, %2, %3;")
 H2(dp2a_hi_u32_u32, "dp2a.hi.u32.u32 %0, %1, %2, %3;")
 H2(dp2a_lo_u32_s32, "dp2a.lo.u32.s32 %0, %1, %2, %3;")
 
+// atomics: the word starts as a, b is added (the result is the word after)
+#define AT2(name, body) __global__ void name(const unsigned *a, const unsigned *b, const unsigned *c, unsigned *r) { \
+	int i = blockIdx.x * blockDim.x + threadIdx.x; unsigned old; (void)c; r[i] = a[i]; \
+	asm volatile(body : "=r"(old) : "l"(&r[i]), "r"(b[i]) : "memory"); (void)old; }
+#define AT1(name, body) __global__ void name(const unsigned *a, const unsigned *b, const unsigned *c, unsigned *r) { \
+	int i = blockIdx.x * blockDim.x + threadIdx.x; unsigned short old, y = b[i]; (void)c; r[i] = a[i]; \
+	asm volatile(body : "=h"(old) : "l"(&r[i]), "h"(y) : "memory"); (void)old; }
+AT2(atom_add_f16x2, "atom.global.add.noftz.f16x2 %0, [%1], %2;")
+AT2(atom_add_bf16x2, "atom.global.add.noftz.bf16x2 %0, [%1], %2;")
+AT1(atom_add_f16, "atom.global.add.noftz.f16 %0, [%1], %2;")
+AT1(atom_add_bf16, "atom.global.add.noftz.bf16 %0, [%1], %2;")
+
 typedef void (*kern)(const unsigned *, const unsigned *, const unsigned *, unsigned *);
 static const struct { const char *op; kern k; } ops[] = {
 #define K(ptx, name) {ptx, name},
@@ -118,6 +130,8 @@ static const struct { const char *op; kern k; } ops[] = {
 	K("dp4a.s32.s32", dp4a_s32_s32) K("dp4a.u32.u32", dp4a_u32_u32) K("dp4a.s32.u32", dp4a_s32_u32)
 	K("dp4a.u32.s32", dp4a_u32_s32) K("dp2a.lo.s32.s32", dp2a_lo_s32_s32) K("dp2a.hi.u32.u32", dp2a_hi_u32_u32)
 	K("dp2a.lo.u32.s32", dp2a_lo_u32_s32)
+	K("atom.add.noftz.f16x2", atom_add_f16x2) K("atom.add.noftz.bf16x2", atom_add_bf16x2)
+	K("atom.add.noftz.f16", atom_add_f16) K("atom.add.noftz.bf16", atom_add_bf16)
 #undef K
 };
 
