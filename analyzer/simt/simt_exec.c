@@ -917,22 +917,16 @@ static double round_int(double x, unsigned rnd)
 	}
 }
 
-/* Float operation on f32 or f64 values (bits). */
-/* EK_ARITH on a 16-bit floating-point format (simt_half.c): each half of
- * an x2 word on its own */
+/* EK_ARITH on a 16-bit floating-point format (simt_half.c) */
 static uint64_t half_op(const struct sim_insn *si, uint64_t a, uint64_t b, uint64_t c, bool *unk)
 {
 	const struct px_insn *in = si->in;
-	unsigned fmt = si->half & 0x7f;
 	unsigned fl = (in->mods & PX_MOD_FTZ ? SIM_HF_FTZ : 0) | (in->mods & PX_MOD_SAT ? SIM_HF_SAT : 0) |
 	              (si->mw & MW(RELU) ? SIM_HF_RELU : 0) | (si->mw & MW(NAN) ? SIM_HF_NAN : 0);
-	uint64_t r = sim_half_arith(in->op, fmt, fl, (uint16_t)a, (uint16_t)b, (uint16_t)c, unk);
-	if (si->half & 0x80)
-		r |= (uint64_t)sim_half_arith(in->op, fmt, fl, (uint16_t)(a >> 16), (uint16_t)(b >> 16),
-		                              (uint16_t)(c >> 16), unk) << 16;
-	return r;
+	return sim_half_pair(in->op, si->half & 0x7f, fl, si->half & 0x80, (uint32_t)a, (uint32_t)b, (uint32_t)c, unk);
 }
 
+/* Float operation on f32 or f64 values (bits). */
 static uint64_t fop(const struct sim_insn *si, unsigned bits, uint64_t a, uint64_t b, uint64_t c,
                     bool *unk)
 {
@@ -1661,6 +1655,12 @@ static uint64_t atom_apply(const struct sim_insn *si, unsigned t, uint64_t old, 
 {
 	unsigned bits = px_type_bits(t);
 	char k = px_type_kind(t);
+	bool x2;
+	unsigned fmt = sim_half_format(t, &x2);
+	if (fmt && si->mw & (MW(ADD) | MW(MIN) | MW(MAX)))
+		/* atom.add.noftz.f16 / .f16x2 / .bf16 / .bf16x2 (no flush), min, max */
+		return sim_half_pair(si->mw & MW(ADD) ? PX_OP_ADD : si->mw & MW(MIN) ? PX_OP_MIN : PX_OP_MAX, fmt, 0, x2,
+		                     (uint32_t)old, (uint32_t)b, 0, unk);
 	if (si->mw & MW(ADD)) {
 		if (k == 'f')
 			return bits == 64 ? f64_bits(bits_f64(old) + bits_f64(b)) : f32_bits(bits_f32(old) + bits_f32(b));

@@ -2,7 +2,7 @@
  * IEEE binary16 (.f16) and bfloat16 (.bf16), one value or two packed in a
  * 32-bit word (.f16x2, .bf16x2): arithmetic, comparisons, conversions; and
  * the integer dot products dp4a and dp2a. Bit-exact against the H100:
- * tests/unit/test_simt_half.c replays bench/gpu/simt/half_ops.cu's 61
+ * tests/unit/test_simt_half.c replays bench/gpu/simt/half_ops.cu's 63
  * forms over 512 operand sets each (tests/fixtures/simt/half/).
  *
  * Method: a half's value is exact in a double. A product of two halves is
@@ -178,6 +178,16 @@ uint16_t sim_half_arith(enum px_opcode op, unsigned fmt, unsigned fl, uint16_t a
 	if ((fl & SIM_HF_RELU) && (h & 0x8000))
 		h = 0;
 	return h;
+}
+
+uint32_t sim_half_pair(enum px_opcode op, unsigned fmt, unsigned fl, bool x2, uint32_t a, uint32_t b, uint32_t c,
+                       bool *unk)
+{
+	uint32_t r = sim_half_arith(op, fmt, fl, (uint16_t)a, (uint16_t)b, (uint16_t)c, unk);
+	if (x2)
+		r |= (uint32_t)sim_half_arith(op, fmt, fl, (uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16),
+		                              unk) << 16;
+	return r;
 }
 
 uint64_t sim_half_f64_bits(uint16_t h, unsigned fmt)

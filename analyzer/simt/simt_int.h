@@ -159,6 +159,9 @@ uint16_t sim_half_round(double x, unsigned fmt, unsigned rnd, bool satfinite);
  * halves; *unk set for any other op */
 uint16_t sim_half_arith(enum px_opcode op, unsigned fmt, unsigned fl, uint16_t a, uint16_t b, uint16_t c,
                         bool *unk);
+/* ... on the low halves of a, b and c, and (x2) on the high halves too */
+uint32_t sim_half_pair(enum px_opcode op, unsigned fmt, unsigned fl, bool x2, uint32_t a, uint32_t b, uint32_t c,
+                       bool *unk);
 /* a 64-bit integer (signed when sgn) as a double rounded to odd */
 double sim_int_odd(uint64_t v, bool sgn);
 /* dp4a / dp2a (hi: dp2a.hi) on 32-bit words, modulo 2^32 */
