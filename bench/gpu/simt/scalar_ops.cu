@@ -1,0 +1,398 @@
+// scalar_ops.cu: the oracle for the interpreter's 32- and 64-bit integer
+// and floating-point instructions (analyzer/simt/simt_exec.c's iop, fop,
+// convert and exec_other): each PTX form below runs on the GPU over its
+// own operands, and the output records the operands and the GPU's result.
+// tests/unit/test_simt_scalar.c runs every line through the interpreter
+// (a generated kernel per form, simulated by px_simt_file) and compares,
+// bit for bit for the exact forms and by the measured error for the
+// .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
+// device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
+//
+// Output: for each form a header line
+//     = FORM SIG BODY
+// where SIG is "D:ABC", D the result's width (r: 32 bits, l: 64) and A, B,
+// C the operands' generators (below; i z s f: 32-bit, l y d: 64-bit) and
+// BODY the inline-asm text (%0 the result, %1 %2 %3 the operands), then
+// one line per operand set: "a b c result" in hex.
+//
+// Generators: i: 32-bit integers, one in three special (0, +-1, the
+// extremes, byte and half-word edges); z: the same without 0 (divisors:
+// the PTX ISA leaves division by zero unspecified); s: shift amounts,
+// positions and lengths, mostly 0..70; f: f32 words, one in three special
+// (zeros, subnormals, the extremes, infinities, NaNs of either sign and
+// payload, ties for the integer roundings, powers of two near the integer
+// ranges), one in three near 1, the rest any bits; l, y, d: the same at 64
+// bits. The operand sets come from a fixed LCG: the output is the same on
+// every run of the same GPU.
+#include <cstdio>
+#include <cstdlib>
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+
+#define N 256
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+typedef unsigned long long u64;
+typedef unsigned u32;
+
+// one operation d = op(a, b, c): DC/AC/BC/CC the constraints ("r" 32-bit,
+// "l" 64-bit), DT/AT/BT/CT the C types
+#define KER(name, DC, DT, AC, AT, BC, BT, CC, CT, body)                                          \
+	__global__ void name(const u64 *A, const u64 *B, const u64 *C, u64 *R) {                     \
+		int i = blockIdx.x * blockDim.x + threadIdx.x;                                           \
+		AT a = (AT)A[i]; BT b = (BT)B[i]; CT c = (CT)C[i]; DT d = 0;                             \
+		asm(body : "=" DC(d) : AC(a), BC(b), CC(c)); R[i] = (u64)d; }
+#define R_RRR(name, body) KER(name, "r", u32, "r", u32, "r", u32, "r", u32, body)
+#define L_LLL(name, body) KER(name, "l", u64, "l", u64, "l", u64, "l", u64, body)
+#define L_LRR(name, body) KER(name, "l", u64, "l", u64, "r", u32, "r", u32, body)
+#define L_LLR(name, body) KER(name, "l", u64, "l", u64, "l", u64, "r", u32, body)
+#define L_RRL(name, body) KER(name, "l", u64, "r", u32, "r", u32, "l", u64, body)
+#define R_LLL(name, body) KER(name, "r", u32, "l", u64, "l", u64, "l", u64, body)
+#define L_RRR(name, body) KER(name, "l", u64, "r", u32, "r", u32, "r", u32, body)
+
+// a predicate result as 0/1
+#define P1(setp) "{ .reg .pred p; " setp " selp.u32 %0, 1, 0, p; }"
+
+// ---- the forms: X(name, sig, width macro, body) ----
+#define FORMS(X)                                                                                  \
+	/* 32-bit integers */                                                                           \
+	X(add_sat_s32, "add.sat.s32", "r:iii", R_RRR, "add.sat.s32 %0, %1, %2;")                        \
+	X(sub_sat_s32, "sub.sat.s32", "r:iii", R_RRR, "sub.sat.s32 %0, %1, %2;")                        \
+	X(mul_lo_s32, "mul.lo.s32", "r:iii", R_RRR, "mul.lo.s32 %0, %1, %2;")                           \
+	X(mul_hi_s32, "mul.hi.s32", "r:iii", R_RRR, "mul.hi.s32 %0, %1, %2;")                           \
+	X(mul_hi_u32, "mul.hi.u32", "r:iii", R_RRR, "mul.hi.u32 %0, %1, %2;")                           \
+	X(mad_lo_s32, "mad.lo.s32", "r:iii", R_RRR, "mad.lo.s32 %0, %1, %2, %3;")                       \
+	X(mad_hi_s32, "mad.hi.s32", "r:iii", R_RRR, "mad.hi.s32 %0, %1, %2, %3;")                       \
+	X(mad_hi_u32, "mad.hi.u32", "r:iii", R_RRR, "mad.hi.u32 %0, %1, %2, %3;")                       \
+	X(mad_hi_sat_s32, "mad.hi.sat.s32", "r:iii", R_RRR, "mad.hi.sat.s32 %0, %1, %2, %3;")           \
+	X(mul24_lo_u32, "mul24.lo.u32", "r:iii", R_RRR, "mul24.lo.u32 %0, %1, %2;")                     \
+	X(mul24_lo_s32, "mul24.lo.s32", "r:iii", R_RRR, "mul24.lo.s32 %0, %1, %2;")                     \
+	X(mul24_hi_u32, "mul24.hi.u32", "r:iii", R_RRR, "mul24.hi.u32 %0, %1, %2;")                     \
+	X(mul24_hi_s32, "mul24.hi.s32", "r:iii", R_RRR, "mul24.hi.s32 %0, %1, %2;")                     \
+	X(mad24_lo_s32, "mad24.lo.s32", "r:iii", R_RRR, "mad24.lo.s32 %0, %1, %2, %3;")                 \
+	X(mad24_hi_u32, "mad24.hi.u32", "r:iii", R_RRR, "mad24.hi.u32 %0, %1, %2, %3;")                 \
+	X(sad_u32, "sad.u32", "r:iii", R_RRR, "sad.u32 %0, %1, %2, %3;")                                \
+	X(sad_s32, "sad.s32", "r:iii", R_RRR, "sad.s32 %0, %1, %2, %3;")                                \
+	X(div_u32, "div.u32", "r:iz", R_RRR, "div.u32 %0, %1, %2;")                                     \
+	X(div_s32, "div.s32", "r:iz", R_RRR, "div.s32 %0, %1, %2;")                                     \
+	X(rem_u32, "rem.u32", "r:iz", R_RRR, "rem.u32 %0, %1, %2;")                                     \
+	X(rem_s32, "rem.s32", "r:iz", R_RRR, "rem.s32 %0, %1, %2;")                                     \
+	X(min_s32, "min.s32", "r:iii", R_RRR, "min.s32 %0, %1, %2;")                                    \
+	X(min_u32, "min.u32", "r:iii", R_RRR, "min.u32 %0, %1, %2;")                                    \
+	X(max_s32, "max.s32", "r:iii", R_RRR, "max.s32 %0, %1, %2;")                                    \
+	X(max_u32, "max.u32", "r:iii", R_RRR, "max.u32 %0, %1, %2;")                                    \
+	X(abs_s32, "abs.s32", "r:iii", R_RRR, "abs.s32 %0, %1;")                                        \
+	X(neg_s32, "neg.s32", "r:iii", R_RRR, "neg.s32 %0, %1;")                                        \
+	X(not_b32, "not.b32", "r:iii", R_RRR, "not.b32 %0, %1;")                                        \
+	X(cnot_b32, "cnot.b32", "r:iii", R_RRR, "cnot.b32 %0, %1;")                                     \
+	X(shl_b32, "shl.b32", "r:isi", R_RRR, "shl.b32 %0, %1, %2;")                                    \
+	X(shr_u32, "shr.u32", "r:isi", R_RRR, "shr.u32 %0, %1, %2;")                                    \
+	X(shr_s32, "shr.s32", "r:isi", R_RRR, "shr.s32 %0, %1, %2;")                                    \
+	X(popc_b32, "popc.b32", "r:iii", R_RRR, "popc.b32 %0, %1;")                                     \
+	X(clz_b32, "clz.b32", "r:iii", R_RRR, "clz.b32 %0, %1;")                                        \
+	X(brev_b32, "brev.b32", "r:iii", R_RRR, "brev.b32 %0, %1;")                                     \
+	X(bfind_u32, "bfind.u32", "r:iii", R_RRR, "bfind.u32 %0, %1;")                                  \
+	X(bfind_s32, "bfind.s32", "r:iii", R_RRR, "bfind.s32 %0, %1;")                                  \
+	X(bfind_shiftamt_u32, "bfind.shiftamt.u32", "r:iii", R_RRR, "bfind.shiftamt.u32 %0, %1;")        \
+	X(bfind_shiftamt_s32, "bfind.shiftamt.s32", "r:iii", R_RRR, "bfind.shiftamt.s32 %0, %1;")        \
+	X(bfe_u32, "bfe.u32", "r:iss", R_RRR, "bfe.u32 %0, %1, %2, %3;")                                \
+	X(bfe_s32, "bfe.s32", "r:iss", R_RRR, "bfe.s32 %0, %1, %2, %3;")                                \
+	X(bfi_b32, "bfi.b32", "r:iii", R_RRR,                                                           \
+	  "{ .reg .b32 t, u; and.b32 t, %3, 255; shr.b32 u, %3, 8; and.b32 u, u, 255; bfi.b32 %0, %1, %2, t, u; }") \
+	X(prmt_b32, "prmt.b32", "r:iii", R_RRR, "prmt.b32 %0, %1, %2, %3;")                             \
+	X(prmt_f4e, "prmt.b32.f4e", "r:iii", R_RRR, "prmt.b32.f4e %0, %1, %2, %3;")                     \
+	X(prmt_b4e, "prmt.b32.b4e", "r:iii", R_RRR, "prmt.b32.b4e %0, %1, %2, %3;")                     \
+	X(prmt_rc8, "prmt.b32.rc8", "r:iii", R_RRR, "prmt.b32.rc8 %0, %1, %2, %3;")                     \
+	X(prmt_ecl, "prmt.b32.ecl", "r:iii", R_RRR, "prmt.b32.ecl %0, %1, %2, %3;")                     \
+	X(prmt_ecr, "prmt.b32.ecr", "r:iii", R_RRR, "prmt.b32.ecr %0, %1, %2, %3;")                     \
+	X(prmt_rc16, "prmt.b32.rc16", "r:iii", R_RRR, "prmt.b32.rc16 %0, %1, %2, %3;")                  \
+	X(shf_l_wrap, "shf.l.wrap.b32", "r:iis", R_RRR, "shf.l.wrap.b32 %0, %1, %2, %3;")                \
+	X(shf_l_clamp, "shf.l.clamp.b32", "r:iis", R_RRR, "shf.l.clamp.b32 %0, %1, %2, %3;")             \
+	X(shf_r_wrap, "shf.r.wrap.b32", "r:iis", R_RRR, "shf.r.wrap.b32 %0, %1, %2, %3;")                \
+	X(shf_r_clamp, "shf.r.clamp.b32", "r:iis", R_RRR, "shf.r.clamp.b32 %0, %1, %2, %3;")             \
+	X(lop3_96, "lop3.b32.0x96", "r:iii", R_RRR, "lop3.b32 %0, %1, %2, %3, 0x96;")                   \
+	X(lop3_e8, "lop3.b32.0xe8", "r:iii", R_RRR, "lop3.b32 %0, %1, %2, %3, 0xe8;")                   \
+	X(lop3_5b, "lop3.b32.0x5b", "r:iii", R_RRR, "lop3.b32 %0, %1, %2, %3, 0x5b;")                   \
+	X(setp_lt_s32, "setp.lt.s32", "r:iii", R_RRR, P1("setp.lt.s32 p, %1, %2;"))                    \
+	X(setp_hi_u32, "setp.hi.u32", "r:iii", R_RRR, P1("setp.hi.u32 p, %1, %2;"))                    \
+	X(setp_ge_u32, "setp.ge.u32", "r:iii", R_RRR, P1("setp.ge.u32 p, %1, %2;"))                    \
+	X(slct_s32, "slct.u32.s32", "r:iii", R_RRR, "slct.u32.s32 %0, %1, %2, %3;")                    \
+	X(slct_f32, "slct.b32.f32", "r:iif", R_RRR, "slct.b32.f32 %0, %1, %2, %3;")                    \
+	X(cvt_s32_s8, "cvt.s32.s8", "r:iii", R_RRR, "cvt.s32.s8 %0, %1;")                               \
+	X(cvt_u32_u16, "cvt.u32.u16", "r:iii", R_RRR, "cvt.u32.u16 %0, %1;")                            \
+	X(cvt_sat_s8_s32, "cvt.sat.s8.s32", "r:iii", R_RRR, "cvt.sat.s8.s32 %0, %1;")                   \
+	X(cvt_sat_u16_s32, "cvt.sat.u16.s32", "r:iii", R_RRR, "cvt.sat.u16.s32 %0, %1;")                \
+	X(cvt_u8_u32, "cvt.u8.u32", "r:iii", R_RRR, "cvt.u8.u32 %0, %1;")                               \
+	X(cvt_s8_s32, "cvt.s8.s32", "r:iii", R_RRR, "cvt.s8.s32 %0, %1;")                               \
+	/* 32-bit floats */                                                                             \
+	X(add_rn_f32, "add.rn.f32", "r:fff", R_RRR, "add.rn.f32 %0, %1, %2;")                           \
+	X(add_rz_f32, "add.rz.f32", "r:fff", R_RRR, "add.rz.f32 %0, %1, %2;")                           \
+	X(add_rm_f32, "add.rm.f32", "r:fff", R_RRR, "add.rm.f32 %0, %1, %2;")                           \
+	X(add_rp_f32, "add.rp.f32", "r:fff", R_RRR, "add.rp.f32 %0, %1, %2;")                           \
+	X(sub_rn_f32, "sub.rn.f32", "r:fff", R_RRR, "sub.rn.f32 %0, %1, %2;")                           \
+	X(mul_rn_f32, "mul.rn.f32", "r:fff", R_RRR, "mul.rn.f32 %0, %1, %2;")                           \
+	X(mul_rz_f32, "mul.rz.f32", "r:fff", R_RRR, "mul.rz.f32 %0, %1, %2;")                           \
+	X(mul_rm_f32, "mul.rm.f32", "r:fff", R_RRR, "mul.rm.f32 %0, %1, %2;")                           \
+	X(mul_rp_f32, "mul.rp.f32", "r:fff", R_RRR, "mul.rp.f32 %0, %1, %2;")                           \
+	X(fma_rn_f32, "fma.rn.f32", "r:fff", R_RRR, "fma.rn.f32 %0, %1, %2, %3;")                       \
+	X(fma_rz_f32, "fma.rz.f32", "r:fff", R_RRR, "fma.rz.f32 %0, %1, %2, %3;")                       \
+	X(fma_rm_f32, "fma.rm.f32", "r:fff", R_RRR, "fma.rm.f32 %0, %1, %2, %3;")                       \
+	X(fma_rp_f32, "fma.rp.f32", "r:fff", R_RRR, "fma.rp.f32 %0, %1, %2, %3;")                       \
+	X(add_ftz_f32, "add.rn.ftz.f32", "r:fff", R_RRR, "add.rn.ftz.f32 %0, %1, %2;")                  \
+	X(mul_ftz_f32, "mul.rn.ftz.f32", "r:fff", R_RRR, "mul.rn.ftz.f32 %0, %1, %2;")                  \
+	X(fma_ftz_f32, "fma.rn.ftz.f32", "r:fff", R_RRR, "fma.rn.ftz.f32 %0, %1, %2, %3;")              \
+	X(add_sat_f32, "add.rn.sat.f32", "r:fff", R_RRR, "add.rn.sat.f32 %0, %1, %2;")                  \
+	X(fma_ftz_sat_f32, "fma.rn.ftz.sat.f32", "r:fff", R_RRR, "fma.rn.ftz.sat.f32 %0, %1, %2, %3;")  \
+	X(min_f32, "min.f32", "r:fff", R_RRR, "min.f32 %0, %1, %2;")                                    \
+	X(max_f32, "max.f32", "r:fff", R_RRR, "max.f32 %0, %1, %2;")                                    \
+	X(min_ftz_f32, "min.ftz.f32", "r:fff", R_RRR, "min.ftz.f32 %0, %1, %2;")                        \
+	X(max_nan_f32, "max.NaN.f32", "r:fff", R_RRR, "max.NaN.f32 %0, %1, %2;")                        \
+	X(abs_f32, "abs.f32", "r:fff", R_RRR, "abs.f32 %0, %1;")                                        \
+	X(neg_f32, "neg.f32", "r:fff", R_RRR, "neg.f32 %0, %1;")                                        \
+	X(abs_ftz_f32, "abs.ftz.f32", "r:fff", R_RRR, "abs.ftz.f32 %0, %1;")                            \
+	X(copysign_f32, "copysign.f32", "r:fff", R_RRR, "copysign.f32 %0, %1, %2;")                     \
+	X(div_rn_f32, "div.rn.f32", "r:fff", R_RRR, "div.rn.f32 %0, %1, %2;")                           \
+	X(div_rz_f32, "div.rz.f32", "r:fff", R_RRR, "div.rz.f32 %0, %1, %2;")                           \
+	X(div_rm_f32, "div.rm.f32", "r:fff", R_RRR, "div.rm.f32 %0, %1, %2;")                           \
+	X(div_rp_f32, "div.rp.f32", "r:fff", R_RRR, "div.rp.f32 %0, %1, %2;")                           \
+	X(div_rn_ftz_f32, "div.rn.ftz.f32", "r:fff", R_RRR, "div.rn.ftz.f32 %0, %1, %2;")               \
+	X(div_approx_f32, "div.approx.f32", "r:fff", R_RRR, "div.approx.f32 %0, %1, %2;")               \
+	X(div_full_f32, "div.full.f32", "r:fff", R_RRR, "div.full.f32 %0, %1, %2;")                     \
+	X(rcp_rn_f32, "rcp.rn.f32", "r:fff", R_RRR, "rcp.rn.f32 %0, %1;")                               \
+	X(rcp_rz_f32, "rcp.rz.f32", "r:fff", R_RRR, "rcp.rz.f32 %0, %1;")                               \
+	X(rcp_approx_f32, "rcp.approx.f32", "r:fff", R_RRR, "rcp.approx.f32 %0, %1;")                   \
+	X(rcp_approx_ftz_f32, "rcp.approx.ftz.f32", "r:fff", R_RRR, "rcp.approx.ftz.f32 %0, %1;")       \
+	X(sqrt_rn_f32, "sqrt.rn.f32", "r:fff", R_RRR, "sqrt.rn.f32 %0, %1;")                            \
+	X(sqrt_rz_f32, "sqrt.rz.f32", "r:fff", R_RRR, "sqrt.rz.f32 %0, %1;")                            \
+	X(sqrt_rp_f32, "sqrt.rp.f32", "r:fff", R_RRR, "sqrt.rp.f32 %0, %1;")                            \
+	X(sqrt_approx_f32, "sqrt.approx.f32", "r:fff", R_RRR, "sqrt.approx.f32 %0, %1;")                \
+	X(rsqrt_approx_f32, "rsqrt.approx.f32", "r:fff", R_RRR, "rsqrt.approx.f32 %0, %1;")             \
+	X(sin_approx_f32, "sin.approx.f32", "r:fff", R_RRR, "sin.approx.f32 %0, %1;")                   \
+	X(cos_approx_f32, "cos.approx.f32", "r:fff", R_RRR, "cos.approx.f32 %0, %1;")                   \
+	X(ex2_approx_f32, "ex2.approx.f32", "r:fff", R_RRR, "ex2.approx.f32 %0, %1;")                   \
+	X(ex2_approx_ftz_f32, "ex2.approx.ftz.f32", "r:fff", R_RRR, "ex2.approx.ftz.f32 %0, %1;")       \
+	X(lg2_approx_f32, "lg2.approx.f32", "r:fff", R_RRR, "lg2.approx.f32 %0, %1;")                   \
+	X(tanh_approx_f32, "tanh.approx.f32", "r:fff", R_RRR, "tanh.approx.f32 %0, %1;")                \
+	X(setp_lt_f32, "setp.lt.f32", "r:fff", R_RRR, P1("setp.lt.f32 p, %1, %2;"))                    \
+	X(setp_le_ftz_f32, "setp.le.ftz.f32", "r:fff", R_RRR, P1("setp.le.ftz.f32 p, %1, %2;"))        \
+	X(setp_equ_f32, "setp.equ.f32", "r:fff", R_RRR, P1("setp.equ.f32 p, %1, %2;"))                 \
+	X(setp_neu_f32, "setp.neu.f32", "r:fff", R_RRR, P1("setp.neu.f32 p, %1, %2;"))                 \
+	X(setp_num_f32, "setp.num.f32", "r:fff", R_RRR, P1("setp.num.f32 p, %1, %2;"))                 \
+	X(testp_finite_f32, "testp.finite.f32", "r:fff", R_RRR, P1("testp.finite.f32 p, %1;"))         \
+	X(testp_infinite_f32, "testp.infinite.f32", "r:fff", R_RRR, P1("testp.infinite.f32 p, %1;"))   \
+	X(testp_number_f32, "testp.number.f32", "r:fff", R_RRR, P1("testp.number.f32 p, %1;"))         \
+	X(testp_notanumber_f32, "testp.notanumber.f32", "r:fff", R_RRR, P1("testp.notanumber.f32 p, %1;")) \
+	X(testp_normal_f32, "testp.normal.f32", "r:fff", R_RRR, P1("testp.normal.f32 p, %1;"))         \
+	X(testp_subnormal_f32, "testp.subnormal.f32", "r:fff", R_RRR, P1("testp.subnormal.f32 p, %1;")) \
+	X(cvt_rni_f32_f32, "cvt.rni.f32.f32", "r:fff", R_RRR, "cvt.rni.f32.f32 %0, %1;")                \
+	X(cvt_rzi_f32_f32, "cvt.rzi.f32.f32", "r:fff", R_RRR, "cvt.rzi.f32.f32 %0, %1;")                \
+	X(cvt_rmi_f32_f32, "cvt.rmi.f32.f32", "r:fff", R_RRR, "cvt.rmi.f32.f32 %0, %1;")                \
+	X(cvt_rpi_f32_f32, "cvt.rpi.f32.f32", "r:fff", R_RRR, "cvt.rpi.f32.f32 %0, %1;")                \
+	X(cvt_ftz_f32_f32, "cvt.ftz.f32.f32", "r:fff", R_RRR, "cvt.ftz.f32.f32 %0, %1;")                \
+	X(cvt_sat_f32_f32, "cvt.sat.f32.f32", "r:fff", R_RRR, "cvt.sat.f32.f32 %0, %1;")                \
+	X(cvt_rzi_s32_f32, "cvt.rzi.s32.f32", "r:fff", R_RRR, "cvt.rzi.s32.f32 %0, %1;")                \
+	X(cvt_rni_s32_f32, "cvt.rni.s32.f32", "r:fff", R_RRR, "cvt.rni.s32.f32 %0, %1;")                \
+	X(cvt_rmi_s32_f32, "cvt.rmi.s32.f32", "r:fff", R_RRR, "cvt.rmi.s32.f32 %0, %1;")                \
+	X(cvt_rpi_u32_f32, "cvt.rpi.u32.f32", "r:fff", R_RRR, "cvt.rpi.u32.f32 %0, %1;")                \
+	X(cvt_rzi_u32_f32, "cvt.rzi.u32.f32", "r:fff", R_RRR, "cvt.rzi.u32.f32 %0, %1;")                \
+	X(cvt_rzi_s16_f32, "cvt.rzi.s16.f32", "r:fff", R_RRR, "cvt.rzi.s16.f32 %0, %1;")                \
+	X(cvt_rn_f32_s32, "cvt.rn.f32.s32", "r:iii", R_RRR, "cvt.rn.f32.s32 %0, %1;")                   \
+	X(cvt_rz_f32_s32, "cvt.rz.f32.s32", "r:iii", R_RRR, "cvt.rz.f32.s32 %0, %1;")                   \
+	X(cvt_rm_f32_u32, "cvt.rm.f32.u32", "r:iii", R_RRR, "cvt.rm.f32.u32 %0, %1;")                   \
+	X(cvt_rp_f32_u32, "cvt.rp.f32.u32", "r:iii", R_RRR, "cvt.rp.f32.u32 %0, %1;")                   \
+	/* 64-bit integers */                                                                           \
+	X(mul_lo_s64, "mul.lo.s64", "l:lll", L_LLL, "mul.lo.s64 %0, %1, %2;")                           \
+	X(mul_hi_s64, "mul.hi.s64", "l:lll", L_LLL, "mul.hi.s64 %0, %1, %2;")                           \
+	X(mul_hi_u64, "mul.hi.u64", "l:lll", L_LLL, "mul.hi.u64 %0, %1, %2;")                           \
+	X(mad_hi_u64, "mad.hi.u64", "l:lll", L_LLL, "mad.hi.u64 %0, %1, %2, %3;")                       \
+	X(div_u64, "div.u64", "l:ly", L_LLL, "div.u64 %0, %1, %2;")                                     \
+	X(div_s64, "div.s64", "l:ly", L_LLL, "div.s64 %0, %1, %2;")                                     \
+	X(rem_u64, "rem.u64", "l:ly", L_LLL, "rem.u64 %0, %1, %2;")                                     \
+	X(rem_s64, "rem.s64", "l:ly", L_LLL, "rem.s64 %0, %1, %2;")                                     \
+	X(min_s64, "min.s64", "l:lll", L_LLL, "min.s64 %0, %1, %2;")                                    \
+	X(max_u64, "max.u64", "l:lll", L_LLL, "max.u64 %0, %1, %2;")                                    \
+	X(abs_s64, "abs.s64", "l:lll", L_LLL, "abs.s64 %0, %1;")                                        \
+	X(brev_b64, "brev.b64", "l:lll", L_LLL, "brev.b64 %0, %1;")                                     \
+	X(shl_b64, "shl.b64", "l:lsi", L_LRR, "shl.b64 %0, %1, %2;")                                    \
+	X(shr_u64, "shr.u64", "l:lsi", L_LRR, "shr.u64 %0, %1, %2;")                                    \
+	X(shr_s64, "shr.s64", "l:lsi", L_LRR, "shr.s64 %0, %1, %2;")                                    \
+	X(bfe_u64, "bfe.u64", "l:lss", L_LRR, "bfe.u64 %0, %1, %2, %3;")                                \
+	X(bfe_s64, "bfe.s64", "l:lss", L_LRR, "bfe.s64 %0, %1, %2, %3;")                                \
+	X(bfi_b64, "bfi.b64", "l:lli", L_LLR,                                                           \
+	  "{ .reg .b32 t, u; and.b32 t, %3, 255; shr.b32 u, %3, 8; and.b32 u, u, 255; bfi.b64 %0, %1, %2, t, u; }") \
+	X(popc_b64, "popc.b64", "r:lll", R_LLL, "popc.b64 %0, %1;")                                     \
+	X(clz_b64, "clz.b64", "r:lll", R_LLL, "clz.b64 %0, %1;")                                        \
+	X(bfind_u64, "bfind.u64", "r:lll", R_LLL, "bfind.u64 %0, %1;")                                  \
+	X(bfind_s64, "bfind.s64", "r:lll", R_LLL, "bfind.s64 %0, %1;")                                  \
+	X(setp_lt_s64, "setp.lt.s64", "r:lll", R_LLL, P1("setp.lt.s64 p, %1, %2;"))                    \
+	X(setp_hi_u64, "setp.hi.u64", "r:lll", R_LLL, P1("setp.hi.u64 p, %1, %2;"))                    \
+	X(mul_wide_s32, "mul.wide.s32", "l:iii", L_RRR, "mul.wide.s32 %0, %1, %2;")                     \
+	X(mul_wide_u32, "mul.wide.u32", "l:iii", L_RRR, "mul.wide.u32 %0, %1, %2;")                     \
+	X(mad_wide_s32, "mad.wide.s32", "l:iil", L_RRL, "mad.wide.s32 %0, %1, %2, %3;")                 \
+	X(cvt_u32_u64, "cvt.u32.u64", "r:lll", R_LLL, "cvt.u32.u64 %0, %1;")                            \
+	X(cvt_sat_s32_s64, "cvt.sat.s32.s64", "r:lll", R_LLL, "cvt.sat.s32.s64 %0, %1;")                \
+	X(cvt_sat_u32_s64, "cvt.sat.u32.s64", "r:lll", R_LLL, "cvt.sat.u32.s64 %0, %1;")                \
+	X(cvt_s64_s32, "cvt.s64.s32", "l:iii", L_RRR, "cvt.s64.s32 %0, %1;")                            \
+	X(cvt_u64_u32, "cvt.u64.u32", "l:iii", L_RRR, "cvt.u64.u32 %0, %1;")                            \
+	/* 64-bit floats */                                                                             \
+	X(add_rn_f64, "add.rn.f64", "l:ddd", L_LLL, "add.rn.f64 %0, %1, %2;")                           \
+	X(add_rz_f64, "add.rz.f64", "l:ddd", L_LLL, "add.rz.f64 %0, %1, %2;")                           \
+	X(add_rm_f64, "add.rm.f64", "l:ddd", L_LLL, "add.rm.f64 %0, %1, %2;")                           \
+	X(add_rp_f64, "add.rp.f64", "l:ddd", L_LLL, "add.rp.f64 %0, %1, %2;")                           \
+	X(sub_rn_f64, "sub.rn.f64", "l:ddd", L_LLL, "sub.rn.f64 %0, %1, %2;")                           \
+	X(mul_rn_f64, "mul.rn.f64", "l:ddd", L_LLL, "mul.rn.f64 %0, %1, %2;")                           \
+	X(mul_rz_f64, "mul.rz.f64", "l:ddd", L_LLL, "mul.rz.f64 %0, %1, %2;")                           \
+	X(mul_rp_f64, "mul.rp.f64", "l:ddd", L_LLL, "mul.rp.f64 %0, %1, %2;")                           \
+	X(fma_rn_f64, "fma.rn.f64", "l:ddd", L_LLL, "fma.rn.f64 %0, %1, %2, %3;")                       \
+	X(fma_rz_f64, "fma.rz.f64", "l:ddd", L_LLL, "fma.rz.f64 %0, %1, %2, %3;")                       \
+	X(fma_rm_f64, "fma.rm.f64", "l:ddd", L_LLL, "fma.rm.f64 %0, %1, %2, %3;")                       \
+	X(fma_rp_f64, "fma.rp.f64", "l:ddd", L_LLL, "fma.rp.f64 %0, %1, %2, %3;")                       \
+	X(div_rn_f64, "div.rn.f64", "l:ddd", L_LLL, "div.rn.f64 %0, %1, %2;")                           \
+	X(div_rz_f64, "div.rz.f64", "l:ddd", L_LLL, "div.rz.f64 %0, %1, %2;")                           \
+	X(div_rm_f64, "div.rm.f64", "l:ddd", L_LLL, "div.rm.f64 %0, %1, %2;")                           \
+	X(rcp_rn_f64, "rcp.rn.f64", "l:ddd", L_LLL, "rcp.rn.f64 %0, %1;")                               \
+	X(rcp_rp_f64, "rcp.rp.f64", "l:ddd", L_LLL, "rcp.rp.f64 %0, %1;")                               \
+	X(rcp_approx_ftz_f64, "rcp.approx.ftz.f64", "l:ddd", L_LLL, "rcp.approx.ftz.f64 %0, %1;")       \
+	X(sqrt_rn_f64, "sqrt.rn.f64", "l:ddd", L_LLL, "sqrt.rn.f64 %0, %1;")                            \
+	X(sqrt_rz_f64, "sqrt.rz.f64", "l:ddd", L_LLL, "sqrt.rz.f64 %0, %1;")                            \
+	X(rsqrt_approx_f64, "rsqrt.approx.f64", "l:ddd", L_LLL, "rsqrt.approx.f64 %0, %1;")             \
+	X(min_f64, "min.f64", "l:ddd", L_LLL, "min.f64 %0, %1, %2;")                                    \
+	X(max_f64, "max.f64", "l:ddd", L_LLL, "max.f64 %0, %1, %2;")                                    \
+	X(abs_f64, "abs.f64", "l:ddd", L_LLL, "abs.f64 %0, %1;")                                        \
+	X(neg_f64, "neg.f64", "l:ddd", L_LLL, "neg.f64 %0, %1;")                                        \
+	X(copysign_f64, "copysign.f64", "l:ddd", L_LLL, "copysign.f64 %0, %1, %2;")                     \
+	X(setp_lt_f64, "setp.lt.f64", "r:ddd", R_LLL, P1("setp.lt.f64 p, %1, %2;"))                    \
+	X(setp_gtu_f64, "setp.gtu.f64", "r:ddd", R_LLL, P1("setp.gtu.f64 p, %1, %2;"))                 \
+	X(testp_subnormal_f64, "testp.subnormal.f64", "r:ddd", R_LLL, P1("testp.subnormal.f64 p, %1;")) \
+	X(cvt_rn_f32_f64, "cvt.rn.f32.f64", "r:ddd", R_LLL, "cvt.rn.f32.f64 %0, %1;")                   \
+	X(cvt_rz_f32_f64, "cvt.rz.f32.f64", "r:ddd", R_LLL, "cvt.rz.f32.f64 %0, %1;")                   \
+	X(cvt_rm_f32_f64, "cvt.rm.f32.f64", "r:ddd", R_LLL, "cvt.rm.f32.f64 %0, %1;")                   \
+	X(cvt_rp_f32_f64, "cvt.rp.f32.f64", "r:ddd", R_LLL, "cvt.rp.f32.f64 %0, %1;")                   \
+	X(cvt_rn_ftz_f32_f64, "cvt.rn.ftz.f32.f64", "r:ddd", R_LLL, "cvt.rn.ftz.f32.f64 %0, %1;")       \
+	X(cvt_rzi_s32_f64, "cvt.rzi.s32.f64", "r:ddd", R_LLL, "cvt.rzi.s32.f64 %0, %1;")                \
+	X(cvt_rni_u32_f64, "cvt.rni.u32.f64", "r:ddd", R_LLL, "cvt.rni.u32.f64 %0, %1;")                \
+	X(cvt_rn_f32_s64, "cvt.rn.f32.s64", "r:lll", R_LLL, "cvt.rn.f32.s64 %0, %1;")                   \
+	X(cvt_rz_f32_u64, "cvt.rz.f32.u64", "r:lll", R_LLL, "cvt.rz.f32.u64 %0, %1;")                   \
+	X(cvt_f64_f32, "cvt.f64.f32", "l:fff", L_RRR, "cvt.f64.f32 %0, %1;")                            \
+	X(cvt_ftz_f64_f32, "cvt.ftz.f64.f32", "l:fff", L_RRR, "cvt.ftz.f64.f32 %0, %1;")                \
+	X(cvt_rzi_s64_f32, "cvt.rzi.s64.f32", "l:fff", L_RRR, "cvt.rzi.s64.f32 %0, %1;")                \
+	X(cvt_rni_u64_f32, "cvt.rni.u64.f32", "l:fff", L_RRR, "cvt.rni.u64.f32 %0, %1;")                \
+	X(cvt_rn_f64_s32, "cvt.rn.f64.s32", "l:iii", L_RRR, "cvt.rn.f64.s32 %0, %1;")                   \
+	X(cvt_rn_f64_s64, "cvt.rn.f64.s64", "l:lll", L_LLL, "cvt.rn.f64.s64 %0, %1;")                   \
+	X(cvt_rz_f64_u64, "cvt.rz.f64.u64", "l:lll", L_LLL, "cvt.rz.f64.u64 %0, %1;")                   \
+	X(cvt_rzi_s64_f64, "cvt.rzi.s64.f64", "l:ddd", L_LLL, "cvt.rzi.s64.f64 %0, %1;")                \
+	X(cvt_rni_s64_f64, "cvt.rni.s64.f64", "l:ddd", L_LLL, "cvt.rni.s64.f64 %0, %1;")                \
+	X(cvt_rpi_u64_f64, "cvt.rpi.u64.f64", "l:ddd", L_LLL, "cvt.rpi.u64.f64 %0, %1;")                \
+	X(cvt_rni_f64_f64, "cvt.rni.f64.f64", "l:ddd", L_LLL, "cvt.rni.f64.f64 %0, %1;")
+
+#define DEF(id, name, sig, W, body) W(id, body)
+FORMS(DEF)
+#undef DEF
+
+typedef void (*kern)(const u64 *, const u64 *, const u64 *, u64 *);
+static const struct { const char *name, *sig, *body; kern k; } forms[] = {
+#define ROW(id, name, sig, W, body) {name, sig, body, id},
+	FORMS(ROW)
+#undef ROW
+};
+
+static uint32_t lcg = 20261127u;
+static uint32_t rnd(void) { lcg = lcg * 1664525u + 1013904223u; return lcg ^ (lcg >> 16); }
+static u64 rnd64(void) { return (u64)rnd() << 32 | rnd(); }
+
+static u64 gen(char g) {
+	uint32_t k = rnd() % 3;
+	switch (g) {
+	case 'i': case 'z': {
+		static const uint32_t sp[] = {0, 1, 0xffffffffu, 0x7fffffffu, 0x80000000u, 0x80000001u, 2, 0x7f, 0x80,
+		                              0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffff, 0x800000,
+		                              0xffffff, 0x1000000, 0xfffffffeu, 0xff800000u, 0x01000001u, 0xaaaaaaaau,
+		                              0x55555555u, 0x3f800000u};
+		uint32_t v = k == 0 ? sp[rnd() % (sizeof sp / sizeof *sp)] : k == 1 ? rnd() : (rnd() % 2000) - 1000;
+		if (g == 'z' && v == 0)
+			v = 7;
+		return v;
+	}
+	case 's':
+		return k == 0 ? rnd() : rnd() % 71;
+	case 'l': case 'y': {
+		static const u64 sp[] = {0, 1, ~0ull, 0x7fffffffffffffffull, 0x8000000000000000ull, 0xffffffffull,
+		                         0x100000000ull, 0x7fffffffull, 0x80000000ull, 0xffffffff80000000ull,
+		                         0x20000000000001ull, 0x8000000000000001ull, 0xaaaaaaaaaaaaaaaaull, 3};
+		u64 v = k == 0 ? sp[rnd() % (sizeof sp / sizeof *sp)] : k == 1 ? rnd64()
+		      : (rnd() & 1) ? (u64)(int64_t)(int32_t)rnd() : (u64)((int)(rnd() % 2000) - 1000);
+		if (g == 'y' && v == 0)
+			v = 7;
+		return v;
+	}
+	case 'f': {
+		static const uint32_t sp[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x007fffffu,
+		                              0x00800000u, 0x80800000u, 0x7f7fffffu, 0xff7fffffu, 0x7f800000u,
+		                              0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7fffffffu, 0x7f800001u,
+		                              0x7fa00000u, 0x3f800000u, 0xbf800000u, 0x3f800001u, 0x3f7fffffu,
+		                              0x3f000000u, 0x3fc00000u, 0x40200000u, 0xc0200000u, 0x40600000u,
+		                              0xbf000000u, 0x4b800000u, 0x4b7fffffu, 0x4effffffu, 0x4f000000u,
+		                              0xcf000000u, 0xcf000001u, 0x4f800000u, 0x4f7fffffu, 0x5f000000u,
+		                              0xdf000000u, 0x5f800000u, 0x40490fdbu, 0x00400000u, 0x33800000u,
+		                              0x34000000u, 0x0c000000u, 0x7e800000u, 0x42b00000u, 0xc2fe0000u};
+		if (k == 0)
+			return sp[rnd() % (sizeof sp / sizeof *sp)];
+		if (k == 1)
+			return rnd();
+		// near 1: exponents 120..134, either sign
+		return (uint32_t)(120 + rnd() % 15) << 23 | (rnd() & 0x7fffff) | (rnd() & 0x80000000u);
+	}
+	case 'd': {
+		static const u64 sp[] = {0, 0x8000000000000000ull, 1, 0x8000000000000001ull, 0x000fffffffffffffull,
+		                         0x0010000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull,
+		                         0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull,
+		                         0xfff8000000000000ull, 0x7fffffffffffffffull, 0x7ff0000000000001ull,
+		                         0x3ff0000000000000ull, 0xbff0000000000000ull, 0x3ff0000000000001ull,
+		                         0x3fefffffffffffffull, 0x3fe0000000000000ull, 0x3ff8000000000000ull,
+		                         0x4004000000000000ull, 0xc004000000000000ull, 0x41dfffffffc00000ull,
+		                         0x41e0000000000000ull, 0xc1e0000000000000ull, 0xc1e0000000200000ull,
+		                         0x41efffffffe00000ull, 0x41f0000000000000ull, 0x43e0000000000000ull,
+		                         0xc3e0000000000000ull, 0x43f0000000000000ull, 0x47efffffe0000000ull,
+		                         0x47efffffffffffffull, 0x47f0000000000000ull, 0x36a0000000000000ull,
+		                         0x3690000000000000ull, 0x380fffffffffffffull, 0x3c90000000000000ull,
+		                         0x400921fb54442d18ull, 0x3ff0000010000000ull, 0x3ff0000018000000ull};
+		if (k == 0)
+			return sp[rnd() % (sizeof sp / sizeof *sp)];
+		if (k == 1)
+			return rnd64();
+		// near 1, or an f32-ranged value with low bits (cvt to f32 rounds)
+		return (u64)(1000 + rnd() % 48) << 52 | (rnd64() & 0xfffffffffffffull) | ((u64)(rnd() & 1) << 63);
+	}
+	}
+	return 0;
+}
+
+int main(void) {
+	u64 *h[4], *d[4];
+	for (int j = 0; j < 4; j++) {
+		h[j] = (u64 *)malloc(N * 8);
+		CK(cudaMalloc(&d[j], N * 8));
+	}
+	cudaDeviceProp p;
+	CK(cudaGetDeviceProperties(&p, 0));
+	printf("# device %s, cc %d.%d; per form: \"= FORM SIG BODY\", then \"a b c result\" in hex\n", p.name, p.major,
+	       p.minor);
+	for (size_t o = 0; o < sizeof forms / sizeof *forms; o++) {
+		const char *sig = forms[o].sig;   // "D:ABC" (ABC: one to three generators; the last repeats)
+		size_t ng = strlen(sig) - 2;
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < 3; j++)
+				h[j][i] = gen(sig[2 + (j < (int)ng ? j : (int)ng - 1)]);
+		for (int j = 0; j < 3; j++)
+			CK(cudaMemcpy(d[j], h[j], N * 8, cudaMemcpyHostToDevice));
+		forms[o].k<<<N / 128, 128>>>(d[0], d[1], d[2], d[3]);
+		CK(cudaGetLastError());
+		CK(cudaMemcpy(h[3], d[3], N * 8, cudaMemcpyDeviceToHost));
+		printf("= %s %s %s\n", forms[o].name, sig, forms[o].body);
+		for (int i = 0; i < N; i++)
+			printf("%llx %llx %llx %llx\n", h[0][i], h[1][i], h[2][i], h[3][i]);
+	}
+	return 0;
+}
