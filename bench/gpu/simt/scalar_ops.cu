@@ -11,14 +11,15 @@
 // Output: for each form a header line
 //     = FORM SIG BODY
 // where SIG is "D:ABC", D the result's width (r: 32 bits, l: 64) and A, B,
-// C the operands' generators (below; i z s f: 32-bit, l y d: 64-bit) and
+// C the operands' generators (below; i z s f m: 32-bit, l y d n: 64-bit) and
 // BODY the inline-asm text (%0 the result, %1 %2 %3 the operands), then
 // one line per operand set: "a b c result" in hex.
 //
 // Generators: i: 32-bit integers, one in three special (0, +-1, the
 // extremes, byte and half-word edges); z: the same without 0 (divisors:
 // the PTX ISA leaves division by zero unspecified); s: shift amounts,
-// positions and lengths, mostly 0..70; f: f32 words, one in three special
+// positions and lengths, mostly 0..70; n, m: f64 and f32 NaNs (various
+// signs and payloads), two in three, else d or f values; f: f32 words, one in three special
 // (zeros, subnormals, the extremes, infinities, NaNs of either sign and
 // payload, ties for the integer roundings, powers of two near the integer
 // ranges), one in three near 1, the rest any bits; l, y, d: the same at 64
@@ -285,7 +286,38 @@ typedef unsigned u32;
 	X(cvt_rzi_s64_f64, "cvt.rzi.s64.f64", "l:ddd", L_LLL, "cvt.rzi.s64.f64 %0, %1;")                \
 	X(cvt_rni_s64_f64, "cvt.rni.s64.f64", "l:ddd", L_LLL, "cvt.rni.s64.f64 %0, %1;")                \
 	X(cvt_rpi_u64_f64, "cvt.rpi.u64.f64", "l:ddd", L_LLL, "cvt.rpi.u64.f64 %0, %1;")                \
-	X(cvt_rni_f64_f64, "cvt.rni.f64.f64", "l:ddd", L_LLL, "cvt.rni.f64.f64 %0, %1;")
+	X(cvt_rni_f64_f64, "cvt.rni.f64.f64", "l:ddd", L_LLL, "cvt.rni.f64.f64 %0, %1;")                \
+	/* the second run (appended, so that the forms above keep their operands): NaN operands       \
+	 * together, and forms the first run did not cover */                                         \
+	X(add_rn_f64_nan, "add.rn.f64", "l:nnn", L_LLL, "add.rn.f64 %0, %1, %2;")                       \
+	X(sub_rn_f64_nan, "sub.rn.f64", "l:nnn", L_LLL, "sub.rn.f64 %0, %1, %2;")                       \
+	X(mul_rn_f64_nan, "mul.rn.f64", "l:nnn", L_LLL, "mul.rn.f64 %0, %1, %2;")                       \
+	X(fma_rn_f64_nan, "fma.rn.f64", "l:nnn", L_LLL, "fma.rn.f64 %0, %1, %2, %3;")                   \
+	X(fma_rz_f64_nan, "fma.rz.f64", "l:nnn", L_LLL, "fma.rz.f64 %0, %1, %2, %3;")                   \
+	X(div_rn_f64_nan, "div.rn.f64", "l:nnn", L_LLL, "div.rn.f64 %0, %1, %2;")                       \
+	X(min_f64_nan, "min.f64", "l:nnn", L_LLL, "min.f64 %0, %1, %2;")                                \
+	X(max_f64_nan, "max.f64", "l:nnn", L_LLL, "max.f64 %0, %1, %2;")                                \
+	X(sqrt_rn_f64_nan, "sqrt.rn.f64", "l:nnn", L_LLL, "sqrt.rn.f64 %0, %1;")                        \
+	X(cvt_rn_f32_f64_nan, "cvt.rn.f32.f64", "r:nnn", R_LLL, "cvt.rn.f32.f64 %0, %1;")               \
+	X(min_f32_nan, "min.f32", "r:mmm", R_RRR, "min.f32 %0, %1, %2;")                                \
+	X(fma_rn_f32_nan, "fma.rn.f32", "r:mmm", R_RRR, "fma.rn.f32 %0, %1, %2, %3;")                   \
+	X(cvt_f64_f32_nan, "cvt.f64.f32", "l:mmm", L_RRR, "cvt.f64.f32 %0, %1;")                        \
+	X(cvt_rzi_s16_f64, "cvt.rzi.s16.f64", "r:ddd", R_LLL, "cvt.rzi.s16.f64 %0, %1;")                \
+	X(cvt_rzi_u16_f64, "cvt.rzi.u16.f64", "r:ddd", R_LLL, "cvt.rzi.u16.f64 %0, %1;")                \
+	X(cvt_rni_s8_f32, "cvt.rni.s8.f32", "r:fff", R_RRR, "cvt.rni.s8.f32 %0, %1;")                   \
+	X(cvt_rzi_s32_f64b, "cvt.rzi.s32.f64", "r:nnn", R_LLL, "cvt.rzi.s32.f64 %0, %1;")              \
+	X(mad24_hi_sat_s32, "mad24.hi.sat.s32", "r:iii", R_RRR, "mad24.hi.sat.s32 %0, %1, %2, %3;")     \
+	X(testp_normal_f64, "testp.normal.f64", "r:ddd", R_LLL, P1("testp.normal.f64 p, %1;"))         \
+	X(testp_finite_f64, "testp.finite.f64", "r:ddd", R_LLL, P1("testp.finite.f64 p, %1;"))         \
+	X(testp_notanumber_f64, "testp.notanumber.f64", "r:ddd", R_LLL, P1("testp.notanumber.f64 p, %1;")) \
+	X(set_lt_u32_s32, "set.lt.u32.s32", "r:iii", R_RRR, "set.lt.u32.s32 %0, %1, %2;")               \
+	X(set_gtu_f32_f32, "set.gtu.f32.f32", "r:fff", R_RRR, "set.gtu.f32.f32 %0, %1, %2;")            \
+	X(setp_lt_and_s32, "setp.lt.and.s32", "r:iii", R_RRR,                                           \
+	  "{ .reg .pred p, q, c; setp.ne.b32 c, %3, 0; setp.lt.and.s32 p|q, %1, %2, c; selp.u32 %0, 1, 0, p; @q or.b32 %0, %0, 2; }") \
+	X(bmsk_clamp, "bmsk.clamp.b32", "r:sss", R_RRR, "bmsk.clamp.b32 %0, %1, %2;")                   \
+	X(bmsk_wrap, "bmsk.wrap.b32", "r:sss", R_RRR, "bmsk.wrap.b32 %0, %1, %2;")                      \
+	X(szext_clamp_s32, "szext.clamp.s32", "r:iss", R_RRR, "szext.clamp.s32 %0, %1, %2;")            \
+	X(szext_wrap_u32, "szext.wrap.u32", "r:iss", R_RRR, "szext.wrap.u32 %0, %1, %2;")
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
@@ -343,6 +375,17 @@ static u64 gen(char g) {
 			return rnd();
 		// near 1: exponents 120..134, either sign
 		return (uint32_t)(120 + rnd() % 15) << 23 | (rnd() & 0x7fffff) | (rnd() & 0x80000000u);
+	}
+	case 'n': case 'm': {
+		// NaNs of either sign and several payloads, two in three; else a 'd' or 'f' value
+		static const u64 nd[] = {0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull,
+		                         0xfff0000000000001ull, 0x7fffffffffffffffull, 0x7ff4000000000000ull,
+		                         0xfffc000000000123ull, 0x7ff80000deadbeefull};
+		static const uint32_t nf[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u, 0x7fffffffu,
+		                              0x7fa00000u, 0xffe00123u, 0x7fc0beefu};
+		if (k < 2)
+			return g == 'n' ? nd[rnd() % 8] : nf[rnd() % 8];
+		return gen(g == 'n' ? 'd' : 'f');
 	}
 	case 'd': {
 		static const u64 sp[] = {0, 0x8000000000000000ull, 1, 0x8000000000000001ull, 0x000fffffffffffffull,
