@@ -73,6 +73,7 @@ LIB_SOURCES = [
     'analyzer/simt/simt_cache.c',
     'analyzer/simt/simt_exec.c',
     'analyzer/simt/simt_fuse.c',
+    'analyzer/simt/simt_float.c',
     'analyzer/simt/simt_half.c',
     'analyzer/simt/simt_mbar.c',
     'analyzer/util.c',
@@ -148,6 +149,7 @@ UNIT_TESTS = [
     'tests/unit/test_pool.c',
     'tests/unit/test_report.c',
     'tests/unit/test_simt_half.c',
+    'tests/unit/test_simt_scalar.c',
 ]
 
 # libFuzzer targets (fuzz/fuzz_NAME.c -> build/fuzz/fuzz_NAME), built by `ninja fuzz`.

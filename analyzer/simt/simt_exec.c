@@ -175,6 +175,11 @@ static uint64_t f64_bits(double d)
 	memcpy(&u, &d, 8);
 	return u;
 }
+/* the bits of an f32 result: a NaN is SIM_F32_NAN */
+static uint64_t f32_result(float f)
+{
+	return f != f ? SIM_F32_NAN : f32_bits(f);
+}
 static float bits_f32(uint64_t v)
 {
 	uint32_t u = (uint32_t)v;
@@ -332,44 +337,33 @@ static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px
  * (fmaf's result: both round once), so the same bits. Eight lanes at a
  * time: one shuffle packs the low words of two loads in the lane order
  * 0 1 4 5 2 3 6 7, which the two unpacks that zero-extend the results
- * undo. A NaN operand's payload (quieted) is the result, the first NaN of
- * b, a for add and mul, of a, b for sub and of a, b, c for fma: what the
- * scalar and SSE loops compiled before this function gave (x86 returns
- * its instruction's first NaN operand; which operand that is was the
- * compiler's choice), fixed here so that no compiler changes it (a NaN
- * operand makes the result a NaN, so only those chunks are looked at). */
+ * undo. A NaN result is SIM_F32_NAN, as on the H100 (x86 returns its
+ * first NaN operand quieted; only chunks with a NaN are looked at). */
 enum { F32_ADD, F32_SUB, F32_MUL, F32_FMA };
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(PX_FUZZ)
 #include <immintrin.h>
 #define PX_SIMT_HW_FMA 1
-#define F32_LOOP(W, expr, p0, p1, p2)                                                           \
+#define F32_LOOP(W, expr)                                                                       \
 	for (uint32_t l = 0; l < 32; l += 8) {                                                  \
 		__m256 x = F32_LOAD8(a + l), y = F32_LOAD8(b + l), w = (W), v = (expr);         \
-		if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q))) {                    \
-			v = f32_nan(v, p2);                                                     \
-			v = f32_nan(v, p1);                                                     \
-			v = f32_nan(v, p0);                                                     \
-		}                                                                               \
+		(void)w;                                                                        \
+		__m256 un = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);                                  \
+		if (_mm256_movemask_ps(un))                                                     \
+			v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(SIM_F32_NAN)), un); \
 		_mm256_storeu_ps((float *)(r + l), _mm256_unpacklo_ps(v, z));                   \
 		_mm256_storeu_ps((float *)(r + l + 4), _mm256_unpackhi_ps(v, z));               \
 	}
 #define F32_LOAD8(p) _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(p)),                    \
                                        _mm256_loadu_ps((const float *)((p) + 4)), _MM_SHUFFLE(2, 0, 2, 0))
-/* v with the lanes where o is a NaN set to o quieted */
-__attribute__((target("avx2,fma"))) static inline __m256 f32_nan(__m256 v, __m256 o)
-{
-	__m256 q = _mm256_or_ps(o, _mm256_castsi256_ps(_mm256_set1_epi32(0x400000)));
-	return _mm256_blendv_ps(v, q, _mm256_cmp_ps(o, o, _CMP_UNORD_Q));
-}
 __attribute__((target("avx2,fma"))) static void f32_lanes_hw(int op, uint64_t *r, const uint64_t *a,
                                                              const uint64_t *b, const uint64_t *c)
 {
 	const __m256 z = _mm256_setzero_ps();
 	switch (op) {
-	case F32_ADD: F32_LOOP(z, _mm256_add_ps(x, y), y, x, w) break;
-	case F32_SUB: F32_LOOP(z, _mm256_sub_ps(x, y), x, y, w) break;
-	case F32_MUL: F32_LOOP(z, _mm256_mul_ps(x, y), y, x, w) break;
-	default: F32_LOOP(F32_LOAD8(c + l), _mm256_fmadd_ps(x, y, w), x, y, w) break;
+	case F32_ADD: F32_LOOP(z, _mm256_add_ps(x, y)) break;
+	case F32_SUB: F32_LOOP(z, _mm256_sub_ps(x, y)) break;
+	case F32_MUL: F32_LOOP(z, _mm256_mul_ps(x, y)) break;
+	default: F32_LOOP(F32_LOAD8(c + l), _mm256_fmadd_ps(x, y, w)) break;
 	}
 }
 #undef F32_LOOP
@@ -416,6 +410,8 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 	case PX_OP_MOV: case PX_OP_CVTA: case PX_OP_SETP: case PX_OP_SET: case PX_OP_SELP: case PX_OP_SLCT:
 	case PX_OP_CVT: case PX_OP_LOP3: case PX_OP_PRMT: case PX_OP_BFI: case PX_OP_SHF:
 		return EK_OTHER;
+	case PX_OP_TESTP:
+		return in->ntypes && (in->types[0] == PX_TYPE_F32 || in->types[0] == PX_TYPE_F64) ? EK_OTHER : EK_UNSIM;
 	case PX_OP_BAR: case PX_OP_BARRIER: case PX_OP_MEMBAR: case PX_OP_FENCE: case PX_OP_BRA:
 	case PX_OP_RET: case PX_OP_EXIT: case PX_OP_PREFETCH: case PX_OP_PREFETCHU: case PX_OP_NANOSLEEP:
 	case PX_OP_PMEVENT: case PX_OP_GRIDDEPCONTROL: case PX_OP_TRAP: case PX_OP_BRKPT:
@@ -441,7 +437,7 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 	case PX_OP_DIV: case PX_OP_REM: case PX_OP_MIN: case PX_OP_MAX: case PX_OP_ABS: case PX_OP_NEG:
 	case PX_OP_AND: case PX_OP_OR: case PX_OP_XOR: case PX_OP_NOT: case PX_OP_CNOT: case PX_OP_SHL:
 	case PX_OP_SHR: case PX_OP_POPC: case PX_OP_CLZ: case PX_OP_BREV: case PX_OP_BFIND: case PX_OP_BFE:
-	case PX_OP_SAD: case PX_OP_FMA: case PX_OP_DP4A: case PX_OP_DP2A:
+	case PX_OP_SAD: case PX_OP_FMA: case PX_OP_DP4A: case PX_OP_DP2A: case PX_OP_BMSK: case PX_OP_SZEXT:
 		known_op = true;
 		break;
 	default:
@@ -453,7 +449,8 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 		                            in->op == PX_OP_NOT || in->op == PX_OP_MOV)))
 			return EK_UNSIM;
 	}
-	if (fl_op && bits == 32 && !(in->mods & (PX_MOD_FTZ | PX_MOD_SAT)) &&
+	if (fl_op && bits == 32 && !(in->mods & (PX_MOD_FTZ | PX_MOD_SAT)) && !sim_has_mod(in, ".rz") &&
+	    !sim_has_mod(in, ".rm") && !sim_has_mod(in, ".rp") &&
 	    (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_FMA ||
 	     in->op == PX_OP_MAD))
 		return EK_F32;
@@ -742,6 +739,19 @@ void sim_decode(struct sim *s)
 		si->rnd = sim_has_mod(in, ".rz") ? 1 : sim_has_mod(in, ".rm") ? 2 : sim_has_mod(in, ".rp") ? 3
 		        : sim_has_mod(in, ".rni") ? 4 : sim_has_mod(in, ".rzi") ? 5 : sim_has_mod(in, ".rmi") ? 6
 		        : sim_has_mod(in, ".rpi") ? 7 : 0;
+		if (in->op == PX_OP_PRMT) {
+			static const char *const modes[] = {".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"};
+			for (uint32_t k = 0; k < PX_COUNTOF(modes); k++)
+				if (sim_has_mod(in, modes[k]))
+					si->mode = (uint8_t)(PRMT_F4E + k);
+		}
+		if (in->op == PX_OP_TESTP) {   /* (in enum sim_testp's order) */
+			static const char *const tests[] = {".finite", ".infinite", ".number", ".notanumber", ".normal",
+			                                    ".subnormal"};
+			for (uint32_t k = 0; k < PX_COUNTOF(tests); k++)
+				if (sim_has_mod(in, tests[k]))
+					si->mode = (uint8_t)k;
+		}
 		si->target = UINT32_MAX;
 		if (in->op == PX_OP_BRA && in->nopnds && in->opnds[in->nopnds - 1].kind == PX_OPND_SYM) {
 			px_str l = in->opnds[in->nopnds - 1].sym;
@@ -926,34 +936,101 @@ static uint64_t half_op(const struct sim_insn *si, uint64_t a, uint64_t b, uint6
 	return sim_half_pair(in->op, si->half & 0x7f, fl, si->half & 0x80, (uint32_t)a, (uint32_t)b, (uint32_t)c, unk);
 }
 
-/* Float operation on f32 or f64 values (bits). */
+/* Clamps x into [0, 1] (.sat: a NaN and -0 go to +0, as the H100 gives) */
+static double sat01(double x)
+{
+	return !(x > 0) ? 0.0 : x > 1 ? 1.0 : x;
+}
+
+/* Whether op rounds its result by the instruction's rounding modifier
+ * (the others are exact, or .approx) */
+static bool rounded_op(enum px_opcode op)
+{
+	switch (op) {
+	case PX_OP_ADD: case PX_OP_SUB: case PX_OP_MUL: case PX_OP_FMA: case PX_OP_MAD: case PX_OP_DIV:
+	case PX_OP_RCP: case PX_OP_SQRT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Float operation on f32 or f64 values (bits). The H100's rules where
+ * C's differ (bench/gpu/simt/scalar_ops.cu): a NaN result of f32
+ * arithmetic is SIM_F32_NAN; min and max return the other operand when
+ * one is a NaN (min.NaN/max.NaN: SIM_F32_NAN), abs and neg of an f64 NaN
+ * its operand quieted, sign unchanged. The .approx operations (sin, cos,
+ * ex2, lg2, rsqrt, tanh; rcp, sqrt and div without a rounding) are the C
+ * library's functions: the MUFU unit's bits differ, by the amounts
+ * tests/unit/test_simt_scalar.c measures and ptxray-simt(1) quotes. */
 static uint64_t fop(const struct sim_insn *si, unsigned bits, uint64_t a, uint64_t b, uint64_t c,
                     bool *unk)
 {
 	const struct px_insn *in = si->in;
 	bool ftz = in->mods & PX_MOD_FTZ;
+	unsigned rnd = si->rnd < 4 ? si->rnd : 0;
 	if (si->half)
 		return half_op(si, a, b, c, unk);
+	if (rnd && !rounded_op(in->op))
+		rnd = 0;
 	if (bits == 64) {
 		double x = bits_f64(a), y = bits_f64(b), z = bits_f64(c), r;
-		switch (in->op) {
+		if (x != x || y != y || z != z) {
+			/* NaN operands: the H100 returns one of them quieted, the
+			 * first that is a NaN of b, a for add, sub and mul; a, b for
+			 * div; b, c, a for fma; b for min and max when both are
+			 * (scalar_ops.cu; x86 returns its instruction's first NaN operand,
+			 * whichever the compiler put first) */
+			const uint64_t *order = NULL, ba[] = {b, a}, ab[] = {a, b}, bca[] = {b, c, a};
+			unsigned n = 0;
+			switch (in->op) {
+			case PX_OP_ADD: case PX_OP_SUB: case PX_OP_MUL: order = ba; n = 2; break;
+			case PX_OP_DIV: order = ab; n = 2; break;
+			case PX_OP_FMA: case PX_OP_MAD: order = bca; n = 3; break;
+			case PX_OP_MIN: case PX_OP_MAX: if (x != x && y != y) { order = ba; n = 1; } break;
+			default: break;
+			}
+			for (unsigned k = 0; k < n; k++)
+				if (bits_f64(order[k]) != bits_f64(order[k]))
+					return order[k] | 0x0008000000000000ull;
+		}
+		switch (rnd ? PX_OP_UNKNOWN : in->op) {
+		case PX_OP_UNKNOWN: r = sim_f64_rounded(in->op, rnd, x, y, z); break;   /* a directed rounding */
 		case PX_OP_ADD: r = x + y; break;
 		case PX_OP_SUB: r = x - y; break;
 		case PX_OP_MUL: r = x * y; break;
 		case PX_OP_FMA: case PX_OP_MAD: r = fma(x, y, z); break;
 		case PX_OP_DIV: r = x / y; break;
-		case PX_OP_MIN: r = fmin(x, y); break;
-		case PX_OP_MAX: r = fmax(x, y); break;
-		case PX_OP_ABS: r = fabs(x); break;
-		case PX_OP_NEG: r = -x; break;
-		case PX_OP_RCP: r = 1.0 / x; break;
+		case PX_OP_MIN: r = x != x ? y : y != y ? x : fmin(x, y); break;
+		case PX_OP_MAX: r = x != x ? y : y != y ? x : fmax(x, y); break;
+		case PX_OP_ABS: case PX_OP_NEG:
+			if (x != x)
+				return a | 0x0008000000000000ull;
+			r = in->op == PX_OP_ABS ? fabs(x) : -x;
+			break;
+		case PX_OP_RCP:
+			if (in->mods & PX_MOD_APPROX) {
+				/* rcp.approx.ftz.f64 (MUFU.RCP64H): from the upper 32
+				 * bits of a, a subnormal a flushed; the upper 32 bits of
+				 * the reciprocal (cut, not rounded), subnormals flushed,
+				 * a NaN 0x7fffffff (the H100: scalar_ops.cu) */
+				double hx = bits_f64(a & 0xffffffff00000000ull);
+				r = fpclassify(hx) == FP_SUBNORMAL ? copysign(INFINITY, hx) : 1.0 / hx;
+				if (r != r)
+					return 0x7fffffff00000000ull;
+				if (fpclassify(r) == FP_SUBNORMAL)
+					r = copysign(0.0, r);
+				return f64_bits(r) & 0xffffffff00000000ull;
+			}
+			r = 1.0 / x;
+			break;
 		case PX_OP_SQRT: r = sqrt(x); break;
 		case PX_OP_RSQRT: r = 1.0 / sqrt(x); break;
 		case PX_OP_COPYSIGN: r = copysign(y, x); break;
 		default: *unk = true; return 0;
 		}
 		if (in->mods & PX_MOD_SAT)
-			r = r != r ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
+			r = sat01(r);
 		return f64_bits(r);
 	}
 	if (bits != 32) {
@@ -961,30 +1038,55 @@ static uint64_t fop(const struct sim_insn *si, unsigned bits, uint64_t a, uint64
 		return 0;
 	}
 	float x = ftz32(bits_f32(a), ftz), y = ftz32(bits_f32(b), ftz), z = ftz32(bits_f32(c), ftz), r;
-	switch (in->op) {
+	switch (rnd ? PX_OP_UNKNOWN : in->op) {
+	case PX_OP_UNKNOWN: r = sim_f32_rounded(in->op, rnd, x, y, z); break;   /* a directed rounding */
 	case PX_OP_ADD: r = x + y; break;
 	case PX_OP_SUB: r = x - y; break;
 	case PX_OP_MUL: r = x * y; break;
 	case PX_OP_FMA: case PX_OP_MAD: r = fmaf(x, y, z); break;
-	case PX_OP_DIV: r = x / y; break;
-	case PX_OP_MIN: r = fminf(x, y); break;
-	case PX_OP_MAX: r = fmaxf(x, y); break;
-	case PX_OP_ABS: r = fabsf(x); break;
-	case PX_OP_NEG: r = -x; break;
+	case PX_OP_DIV:
+		/* div.approx is a * (1 / b), whose reciprocal of |b| > 2^126 is a
+		 * flushed subnormal (PTX ISA, div: so the quotient is 0, as on the
+		 * H100; a subnormal b is scaled first: a full quotient) */
+		r = (in->mods & PX_MOD_APPROX) && fabsf(y) > 0x1p126f ? x * copysignf(0.0f, y) : x / y;
+		break;
 	case PX_OP_RCP: r = 1.0f / x; break;
 	case PX_OP_SQRT: r = sqrtf(x); break;
+	case PX_OP_SIN: case PX_OP_COS: {
+		/* the MUFU unit's argument is in turns: x times 1 / 2 pi as an
+		 * f32, rounded toward zero (ptxas's FMUL.RZ; the H100's results
+		 * at |x| > 100 follow it), then its fraction (so a large x, an
+		 * integer number of turns, gives 0 and 1 as on the H100). The
+		 * product is exact in a double. */
+		double p = (double)x * (double)0.159154943f;
+		float t = (float)p;
+		if (fabs((double)t) > fabs(p))
+			t = nextafterf(t, 0.0f);
+		double turn = 6.283185307179586 * ((double)t - nearbyint((double)t));
+		r = (float)(in->op == PX_OP_SIN ? sin(turn) : cos(turn));
+		break;
+	}
+	case PX_OP_MIN: case PX_OP_MAX:
+		if (x != x || y != y) {
+			if (si->mw & MW(NAN))
+				return SIM_F32_NAN;
+			r = x != x ? y : x;
+		} else {
+			r = in->op == PX_OP_MIN ? fminf(x, y) : fmaxf(x, y);
+		}
+		break;
+	case PX_OP_ABS: r = fabsf(x); break;
+	case PX_OP_NEG: r = -x; break;
 	case PX_OP_RSQRT: r = 1.0f / sqrtf(x); break;
-	case PX_OP_SIN: r = sinf(x); break;
-	case PX_OP_COS: r = cosf(x); break;
 	case PX_OP_EX2: r = exp2f(x); break;
 	case PX_OP_LG2: r = log2f(x); break;
 	case PX_OP_TANH: r = tanhf(x); break;
-	case PX_OP_COPYSIGN: r = copysignf(y, x); break;
+	case PX_OP_COPYSIGN: return f32_bits(copysignf(y, x));   /* (bits: a NaN's payload stays) */
 	default: *unk = true; return 0;
 	}
 	if (in->mods & PX_MOD_SAT)
-		r = r != r ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
-	return f32_bits(ftz32(r, ftz));
+		r = (float)sat01(r);
+	return r != r ? SIM_F32_NAN : f32_bits(ftz32(r, ftz));
 }
 
 static bool cmp_int(unsigned cmp, uint64_t a, uint64_t b, bool sgn, unsigned bits)
@@ -1029,21 +1131,33 @@ static bool cmp_flt(unsigned cmp, double x, double y)
 }
 
 /* A comparison of values of a type of kind k and bits bits (the caller
- * looks them up once per instruction). */
-static bool cmp_any(unsigned cmp, char k, unsigned bits, uint64_t a, uint64_t b)
+ * looks them up once per instruction); ftz: an f32 subnormal is a zero. */
+static bool cmp_any(unsigned cmp, char k, unsigned bits, bool ftz, uint64_t a, uint64_t b)
 {
 	if (k == 'f')
 		return bits == 64 ? cmp_flt(cmp, bits_f64(a), bits_f64(b))
-		                  : cmp_flt(cmp, bits_f32(a), bits_f32(b));
+		                  : cmp_flt(cmp, ftz32(bits_f32(a), ftz), ftz32(bits_f32(b), ftz));
 	return cmp_int(cmp, a, b, k == 's', bits);
 }
 
-/* Conversion cvt.dst.src of one value. */
+/* An integer result of db bits in its register: a signed one narrower
+ * than 32 bits sign-extended to 32 (the H100's cvt.s8.s32, cvt.rzi.s16.f32
+ * into a .b32 register: bench/gpu/simt/scalar_ops.cu), else the low db
+ * bits. */
+static uint64_t int_result(uint64_t x, unsigned db, char dk)
+{
+	return dk == 's' && db < 32 ? trunc_to((uint64_t)sext(x, db), 32) : trunc_to(x, db);
+}
+
+/* Conversion cvt.dst.src of one value. Directed roundings (.rz .rm .rp)
+ * of a floating-point result go through simt_float.c; the integer
+ * roundings (.rni ...) through round_int. */
 static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uint64_t v, bool *unk)
 {
 	char dk = px_type_kind(dt), sk = px_type_kind(st);
 	unsigned db = px_type_bits(dt), sb = px_type_bits(st);
 	bool sat = si->in->mods & PX_MOD_SAT, ftz = si->in->mods & PX_MOD_FTZ;
+	unsigned frnd = si->rnd < 4 ? si->rnd : 0;   /* a float result's rounding */
 	bool dx2, sx2;
 	unsigned dfmt = sim_half_format(dt, &dx2), sfmt = sim_half_format(st, &sx2);
 	/* (an x2 destination comes here one half at a time: exec_other) */
@@ -1066,14 +1180,14 @@ static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uin
 				int64_t hi = dk == 's' ? (int64_t)((1ull << (db - 1)) - 1)
 				                       : (db >= 64 ? INT64_MAX : (int64_t)((1ull << db) - 1));
 				x = x < lo ? lo : x > hi ? hi : x;
-				return trunc_to((uint64_t)x, db);
+				return int_result((uint64_t)x, db, dk);
 			}
 			uint64_t x = trunc_to(v, sb);
 			uint64_t hi = dk == 's' ? (1ull << (db - 1)) - 1 : (db >= 64 ? UINT64_MAX : (1ull << db) - 1);
-			return x > hi ? hi : x;
+			return int_result(x > hi ? hi : x, db, dk);
 		}
 		uint64_t x = sk == 's' ? (uint64_t)sext(v, sb) : trunc_to(v, sb);
-		return trunc_to(x, db);
+		return int_result(x, db, dk);
 	}
 	double x;
 	if (sfmt)
@@ -1090,7 +1204,7 @@ static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uin
 		if (si->rnd >= 4)
 			x = round_int(x, si->rnd);
 		if (sat)
-			x = x != x ? 0 : x < 0 ? 0 : x > 1 ? 1 : x;
+			x = sat01(x);
 		uint16_t h = sim_half_round(x, dfmt, si->rnd & 3, si->mw & MW(SATFINITE));
 		if ((si->mw & MW(RELU)) && (h & 0x8000) && x == x)
 			h = 0;
@@ -1099,33 +1213,55 @@ static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uin
 	if (sfmt && dk == 'f' && db == 64)
 		return sim_half_f64_bits((uint16_t)v, sfmt);
 	if (sfmt && dk == 'f' && x != x)
-		return 0x7fffffffu;   /* the canonical NaN (H100: cvt.f32.f16) */
+		return SIM_F32_NAN;   /* (H100: cvt.f32.f16) */
 	if (dk == 'f') {
-		if (sk == 'f' && si->rnd >= 4)
+		if (sk != 'f') {
+			/* from an integer: rounded once, from the integer */
+			uint64_t iv = sk == 's' ? (uint64_t)sext(v, sb) : trunc_to(v, sb);
+			double r = db == 64 ? sim_f64_of_int(iv, sk == 's', frnd) : (double)sim_f32_of_int(iv, sk == 's', frnd);
+			if (sat)
+				r = sat01(r);
+			return db == 64 ? f64_bits(r) : f32_bits(ftz32((float)r, ftz));
+		}
+		if (si->rnd >= 4)
 			x = round_int(x, si->rnd);
 		if (sat)
-			x = x != x ? 0 : x < 0 ? 0 : x > 1 ? 1 : x;
-		if (db == 64)
+			x = sat01(x);
+		if (db == 64) {
+			/* from f32: exact; a NaN keeps its payload, but .ftz makes it
+			 * SIM_F32_NAN widened (H100) */
+			if (x != x && ftz && sb == 32)
+				return 0x7fffffffe0000000ull;
 			return f64_bits(x);
-		if (sk != 'f' && sb == 64) {
-			/* 64-bit integer to f32: round once, from the integer */
-			float r = sk == 's' ? (float)sext(v, 64) : (float)v;
-			return f32_bits(r);
 		}
-		return f32_bits(ftz32((float)x, ftz));
+		if (sb == 64) {
+			/* f64 to f32: a NaN keeps the upper bits of its payload */
+			float r = frnd ? sim_f32_of_f64(x, frnd) : (float)x;
+			return f32_bits(ftz32(r, ftz));
+		}
+		return f32_result(ftz32((float)x, ftz));
 	}
-	/* float to integer: .rzi unless said, saturating (PTX semantics), NaN -> 0 */
+	/* float to integer: .rzi unless said, saturating (PTX ISA, cvt). A NaN
+	 * gives 0 from an f32 or a 16-bit float into 32 bits or fewer; from an
+	 * f64, or into 64 bits, the H100 gives the destination's sign bit (the
+	 * ISA: unspecified; scalar_ops.cu measured 32- and 64-bit results) */
 	if (x != x)
-		return 0;
+		return sb == 64 || db == 64 ? int_result(1ull << (db - 1), db, dk) : 0;
 	x = round_int(x, si->rnd ? si->rnd : 5);
 	if (dk == 's') {
 		double lo = -ldexp(1.0, (int)db - 1), hi = ldexp(1.0, (int)db - 1) - 1;
 		int64_t r = x <= lo ? (int64_t)lo : x >= hi ? (db == 64 ? INT64_MAX : (int64_t)hi) : (int64_t)x;
-		return trunc_to((uint64_t)r, db);
+		return int_result((uint64_t)r, db, dk);
 	}
 	double hi = ldexp(1.0, (int)db) - 1;
 	uint64_t r = x <= 0 ? 0 : x >= hi ? (db == 64 ? UINT64_MAX : (uint64_t)hi) : (uint64_t)x;
 	return r;
+}
+
+/* x clamped into the range of an s32, as its bits */
+static uint64_t sat_s32(int64_t x)
+{
+	return trunc_to((uint64_t)(x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x), 32);
 }
 
 /* Integer/bit operation of one lane on values of bits bits, signed when
@@ -1139,21 +1275,23 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 	switch (in->op) {
 	case PX_OP_ADD: case PX_OP_SUB: {
 		uint64_t r = in->op == PX_OP_ADD ? u + v : u - v;
-		if ((in->mods & PX_MOD_SAT) && sg && bits == 32) {
-			int64_t q = in->op == PX_OP_ADD ? x + y : x - y;
-			q = q > INT32_MAX ? INT32_MAX : q < INT32_MIN ? INT32_MIN : q;
-			return trunc_to((uint64_t)q, 32);
-		}
+		if ((in->mods & PX_MOD_SAT) && sg && bits == 32)
+			return sat_s32(in->op == PX_OP_ADD ? x + y : x - y);
 		return trunc_to(r, bits);
 	}
-	case PX_OP_MUL: case PX_OP_MAD: case PX_OP_MUL24: case PX_OP_MAD24: {
-		if (in->op == PX_OP_MUL24 || in->op == PX_OP_MAD24) {
-			x = sext(a, 24);
-			y = sext(b, 24);
-			u = trunc_to(a, 24);
-			v = trunc_to(b, 24);
-		}
-		bool add = in->op == PX_OP_MAD || in->op == PX_OP_MAD24;
+	case PX_OP_MUL24: case PX_OP_MAD24: {
+		/* the 48-bit product of the low 24 bits: .lo its bits 31..0, .hi
+		 * its bits 47..16 (PTX ISA, mul24) */
+		uint64_t p = sg ? (uint64_t)(sext(a, 24) * sext(b, 24)) : trunc_to(a, 24) * trunc_to(b, 24);
+		uint64_t r = trunc_to(in->mods & PX_MOD_HI ? p >> 16 : p, 32);
+		if (in->op == PX_OP_MUL24)
+			return r;
+		if ((in->mods & PX_MOD_SAT) && sg)
+			return sat_s32(sext(r, 32) + sext(c, 32));
+		return trunc_to(r + c, 32);
+	}
+	case PX_OP_MUL: case PX_OP_MAD: {
+		bool add = in->op == PX_OP_MAD;
 		if (in->mods & PX_MOD_WIDE) {
 			uint64_t p = sg ? (uint64_t)(x * y) : u * v;
 			return trunc_to(p + (add ? c : 0), bits * 2);
@@ -1167,6 +1305,8 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 				uint64_t p = sg ? (uint64_t)(x * y) : u * v;
 				hi = p >> bits;
 			}
+			if (add && (in->mods & PX_MOD_SAT) && sg && bits == 32)   /* mad.hi.sat.s32 */
+				return sat_s32(sext(hi, 32) + sext(c, 32));
 			return trunc_to(hi + (add ? c : 0), bits);
 		}
 		return trunc_to(u * v + (add ? c : 0), bits);
@@ -1210,7 +1350,14 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 		return si->mw & MW(SHIFTAMT) ? bits - 1 - p : p;
 	}
 	case PX_OP_BFE: {
+		/* position and length: their low 8 bits (PTX ISA, bfe); bfe.b64,
+		 * which ptxas builds from shifts, takes larger ones whole (the
+		 * H100: bench/gpu/simt/scalar_ops.cu), as 255 does */
 		unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c & 0xff);
+		if (bits == 64) {
+			pos = (b & 0xffffffff) > 255 ? 255 : (unsigned)b;
+			len = (c & 0xffffffff) > 255 ? 255 : (unsigned)c;
+		}
 		uint64_t r = 0;
 		bool sbit = sg && len ? ((u >> (pos + len - 1 < bits ? pos + len - 1 : bits - 1)) & 1) : 0;
 		for (unsigned i = 0; i < bits; i++) {
@@ -1218,6 +1365,28 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 			r |= bit << i;
 		}
 		return r;
+	}
+	case PX_OP_BMSK: {
+		/* a mask of b ones from bit a (PTX ISA, bmsk): .wrap takes both
+		 * modulo 32, .clamp at most 32 */
+		uint64_t pos = a & 0xffffffff, len = b & 0xffffffff;
+		if (si->mw & MW(CLAMP)) {
+			pos = pos > 32 ? 32 : pos;
+			len = len > 32 ? 32 : len;
+		} else {
+			pos &= 31;
+			len &= 31;
+		}
+		return pos >= 32 ? 0 : trunc_to(((1ull << len) - 1) << pos, 32);
+	}
+	case PX_OP_SZEXT: {
+		/* a's low b bits, sign- (.s32) or zero-extended (PTX ISA,
+		 * szext): .wrap takes b modulo 32, .clamp at most 32 */
+		uint64_t n = b & 0xffffffff;
+		n = si->mw & MW(CLAMP) ? (n > 32 ? 32 : n) : n & 31;
+		if (!n)
+			return 0;
+		return sg ? trunc_to((uint64_t)sext(a, (unsigned)n), 32) : trunc_to(a, (unsigned)n);
 	}
 	case PX_OP_SAD: return trunc_to((sg ? (uint64_t)(x > y ? x - y : y - x) : (u > v ? u - v : v - u)) + c, bits);
 	case PX_OP_DP4A: case PX_OP_DP2A:
@@ -3458,20 +3627,20 @@ static void exec_f32_rows(const struct sim *s, struct sim_warp *w, const struct 
 	switch (si->in->op) {
 	case PX_OP_ADD:
 		for (uint32_t l = 0; l < 32; l++)
-			r[l] = f32_bits(bits_f32(a[l]) + bits_f32(b[l]));
+			r[l] = f32_result(bits_f32(a[l]) + bits_f32(b[l]));
 		break;
 	case PX_OP_SUB:
 		for (uint32_t l = 0; l < 32; l++)
-			r[l] = f32_bits(bits_f32(a[l]) - bits_f32(b[l]));
+			r[l] = f32_result(bits_f32(a[l]) - bits_f32(b[l]));
 		break;
 	case PX_OP_MUL:
 		for (uint32_t l = 0; l < 32; l++)
-			r[l] = f32_bits(bits_f32(a[l]) * bits_f32(b[l]));
+			r[l] = f32_result(bits_f32(a[l]) * bits_f32(b[l]));
 		break;
 	default:   /* fma, mad */
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			r[l] = f32_bits(fmaf(bits_f32(a[l]), bits_f32(b[l]), bits_f32(c[l])));
+			r[l] = f32_result(fmaf(bits_f32(a[l]), bits_f32(b[l]), bits_f32(c[l])));
 		}
 		break;
 	}
@@ -3601,6 +3770,22 @@ static bool arith_lanes(const struct px_insn *in, unsigned bits, bool sg, uint64
 	}
 }
 
+/* prmt's modes (enum sim_prmt; PTX ISA, prmt): the byte selectors of d's
+ * bytes 0..3 as a generic control (4 bits each), by mode and by the two
+ * low bits of c; PRMT_GENERIC takes c's own selectors. */
+static uint32_t prmt_ctl(unsigned mode, uint32_t c)
+{
+	static const uint16_t ctl[6][4] = {
+		{0x3210, 0x4321, 0x5432, 0x6543},   /* .f4e: forward 4 extract */
+		{0x5670, 0x6701, 0x7012, 0x0123},   /* .b4e: backward 4 extract */
+		{0x0000, 0x1111, 0x2222, 0x3333},   /* .rc8: replicate 8 */
+		{0x3210, 0x3211, 0x3222, 0x3333},   /* .ecl: edge clamp left */
+		{0x0000, 0x1110, 0x2210, 0x3210},   /* .ecr: edge clamp right */
+		{0x1010, 0x3232, 0x1010, 0x3232},   /* .rc16: replicate 16 */
+	};
+	return mode == PRMT_GENERIC ? c & 0xffff : ctl[mode - 1][c & 3];
+}
+
 /* EK_ARITH: fop/iop (or predicate logic) lane by lane. */
 static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
 {
@@ -3726,7 +3911,7 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 				                    : !r;
 				unk |= in->op == PX_OP_SET;   /* set's 16-bit forms: not simulated */
 			} else {
-				r = cmp_any(in->cmp, ck, cbits, a, b);
+				r = cmp_any(in->cmp, ck, cbits, in->mods & PX_MOD_FTZ, a, b);
 				q = !r;
 			}
 			if (bop && si->nop > 3) {
@@ -3799,15 +3984,32 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 			uint64_t a = rd(s, w, &o[1], l, &unk), b = rd(s, w, &o[2], l, &unk),
 			         c = rd(s, w, &o[3], l, &unk);
 			uint64_t bytes = (a & 0xffffffff) | (b & 0xffffffff) << 32, r = 0;
+			uint32_t ctl = prmt_ctl(si->mode, (uint32_t)c);
 			for (unsigned i = 0; i < 4; i++) {
-				unsigned sel = (unsigned)(c >> (4 * i)) & 0xf;
+				unsigned sel = ctl >> (4 * i) & 0xf;
 				uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
 				if (sel & 8)
 					byte = (byte & 0x80) ? 0xff : 0;
 				r |= byte << (8 * i);
 			}
-			if (in->modtext.n > 5)
-				unk = true;   /* .f4e/.b4e/... modes: not simulated */
+			wr(w, o[0].slot, l, r, unk);
+		}
+		return;
+	case PX_OP_TESTP:   /* (PTX ISA, testp: zeros are normal numbers) */
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			bool unk = false;
+			uint64_t a = rd(s, w, &o[1], l, &unk);
+			int c = bits == 64 ? fpclassify(bits_f64(a)) : fpclassify(bits_f32(a));
+			bool r;
+			switch (si->mode) {
+			case TESTP_FINITE: r = c != FP_INFINITE && c != FP_NAN; break;
+			case TESTP_INFINITE: r = c == FP_INFINITE; break;
+			case TESTP_NUMBER: r = c != FP_NAN; break;
+			case TESTP_NOTANUMBER: r = c == FP_NAN; break;
+			case TESTP_NORMAL: r = c == FP_NORMAL || c == FP_ZERO; break;
+			default: r = c == FP_SUBNORMAL; break;
+			}
 			wr(w, o[0].slot, l, r, unk);
 		}
 		return;

@@ -167,6 +167,24 @@ double sim_int_odd(uint64_t v, bool sgn);
 /* dp4a / dp2a (hi: dp2a.hi) on 32-bit words, modulo 2^32 */
 uint32_t sim_dot(enum px_opcode op, bool a_sgn, bool b_sgn, bool hi, uint32_t a, uint32_t b, uint32_t c);
 
+/* The f32 and f64 arithmetic beyond C's default environment
+ * (simt_float.c): op (add, sub, mul, fma/mad, div, rcp, sqrt) and the
+ * conversions to floating point, rounded per rnd (0 rn, 1 rz, 2 rm, 3 rp). */
+double sim_f64_rounded(enum px_opcode op, unsigned rnd, double x, double y, double z);
+float sim_f32_rounded(enum px_opcode op, unsigned rnd, float x, float y, float z);
+float sim_f32_of_f64(double x, unsigned rnd);
+float sim_f32_of_int(uint64_t v, bool sgn, unsigned rnd);
+double sim_f64_of_int(uint64_t v, bool sgn, unsigned rnd);
+/* The H100's NaN: what f32 arithmetic (and abs, neg, min, max, cvt of an
+ * f32 to an f32) gives for a NaN result, whatever its operands' payloads
+ * (bench/gpu/simt/scalar_ops.cu; the PTX ISA leaves the bits open) */
+#define SIM_F32_NAN 0x7fffffffu
+
+/* prmt's modes (sim_insn.mode): none, .f4e, .b4e, .rc8, .ecl, .ecr, .rc16 */
+enum sim_prmt { PRMT_GENERIC, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
+/* testp's tests (sim_insn.mode) */
+enum sim_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
+
 struct sim_memo;
 struct sim_insn {
 	const struct px_insn *in;
@@ -180,6 +198,7 @@ struct sim_insn {
 	uint8_t half;      /* enum sim_hf of its first type (arithmetic, setp/set: simt_half.c), | 0x80 for x2 */
 	uint8_t nop;
 	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
+	uint8_t mode;      /* prmt's mode (enum sim_prmt), testp's test (enum sim_testp) */
 	bool is_signed;
 	uint16_t tbits;    /* px_type_bits of its first type (.b32 without one): sim_exec's arithmetic */
 	char tkind;        /* px_type_kind of that type */
