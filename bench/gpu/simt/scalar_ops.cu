@@ -1,30 +1,37 @@
 // scalar_ops.cu: the oracle for the interpreter's 32- and 64-bit integer
 // and floating-point instructions (analyzer/simt/simt_exec.c's iop, fop,
-// convert and exec_other): each PTX form below runs on the GPU over its
-// own operands, and the output records the operands and the GPU's result.
+// convert and exec_other), its warp-wide ones (shfl, vote, match, redux)
+// and its atomics: each PTX form below runs on the GPU over its own
+// operands, and the output records the operands and the GPU's result.
 // tests/unit/test_simt_scalar.c runs every line through the interpreter
 // (a generated kernel per form, simulated by px_simt_file) and compares,
 // bit for bit for the exact forms and by the measured error for the
 // .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
 // device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
+// Forms are only ever appended, so that the ones before keep their
+// operands (the runs so far: 223, 251 and 300 forms).
 //
 // Output: for each form a header line
 //     = FORM SIG BODY
 // where SIG is "D:ABC", D the result's width (r: 32 bits, l: 64) and A, B,
-// C the operands' generators (below; i z s f m: 32-bit, l y d n: 64-bit) and
-// BODY the inline-asm text (%0 the result, %1 %2 %3 the operands), then
-// one line per operand set: "a b c result" in hex.
+// C the operands' generators (below; i z s f m c q w k: 32-bit, l y d n j:
+// 64-bit) and BODY the inline-asm text (%0 the result, %1 %2 %3 the
+// operands, %4 and %5 the thread's words of global and shared memory),
+// then one line per operand set: "a b c result" in hex. Thread i of the
+// launch takes set i: a warp, sets 32 w to 32 w + 31.
 //
 // Generators: i: 32-bit integers, one in three special (0, +-1, the
 // extremes, byte and half-word edges); z: the same without 0 (divisors:
 // the PTX ISA leaves division by zero unspecified); s: shift amounts,
-// positions and lengths, mostly 0..70; n, m: f64 and f32 NaNs (various
-// signs and payloads), two in three, else d or f values; f: f32 words, one in three special
+// positions and lengths, mostly 0..70; f: f32 words, one in three special
 // (zeros, subnormals, the extremes, infinities, NaNs of either sign and
 // payload, ties for the integer roundings, powers of two near the integer
 // ranges), one in three near 1, the rest any bits; l, y, d: the same at 64
-// bits. The operand sets come from a fixed LCG: the output is the same on
-// every run of the same GPU.
+// bits; n, m: f64 and f32 NaNs (various signs and payloads) two in three,
+// else d or f values; c: shfl's clamp and segment mask; q, w: mostly 1,
+// mostly 0; k, j: a few 32- and 64-bit values. An upper-case generator
+// gives the 32 threads of a warp one value. The operand sets come from a
+// fixed LCG: the output is the same on every run of the same GPU.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -40,11 +47,15 @@ typedef unsigned u32;
 
 // one operation d = op(a, b, c): DC/AC/BC/CC the constraints ("r" 32-bit,
 // "l" 64-bit), DT/AT/BT/CT the C types
+// (%4 and %5: generic addresses of the thread's own word of global and
+// shared memory, for the atomics)
 #define KER(name, DC, DT, AC, AT, BC, BT, CC, CT, body)                                          \
 	__global__ void name(const u64 *A, const u64 *B, const u64 *C, u64 *R) {                     \
+		__shared__ u64 S[128];                                                                   \
 		int i = blockIdx.x * blockDim.x + threadIdx.x;                                           \
 		AT a = (AT)A[i]; BT b = (BT)B[i]; CT c = (CT)C[i]; DT d = 0;                             \
-		asm(body : "=" DC(d) : AC(a), BC(b), CC(c)); R[i] = (u64)d; }
+		asm volatile(body : "=" DC(d) : AC(a), BC(b), CC(c), "l"(&R[i]), "l"(&S[threadIdx.x]) : "memory"); \
+		R[i] = (u64)d; }
 #define R_RRR(name, body) KER(name, "r", u32, "r", u32, "r", u32, "r", u32, body)
 #define L_LLL(name, body) KER(name, "l", u64, "l", u64, "l", u64, "l", u64, body)
 #define L_LRR(name, body) KER(name, "l", u64, "l", u64, "r", u32, "r", u32, body)
@@ -55,6 +66,21 @@ typedef unsigned u32;
 
 // a predicate result as 0/1
 #define P1(setp) "{ .reg .pred p; " setp " selp.u32 %0, 1, 0, p; }"
+
+// shfl with mode m: the value and the predicate (bit 32)
+#define SHFL(m) "{ .reg .pred p; .reg .b32 t, u; shfl.sync." m ".b32 t|p, %1, %2, %3, -1; selp.u32 u, 1, 0, p; mov.b64 %0, {t, u}; }"
+// vote mode m on a != 0
+#define VOTE(m) "{ .reg .pred p, q; setp.ne.b32 p, %1, 0; vote.sync." m ".pred q, p, -1; selp.u32 %0, 1, 0, q; }"
+// an atomic on the thread's word of state space sp, which holds a first:
+// the old value (bits 31..0) and the word after (63..32); ATOM64: the word after
+#define ATOM32(sp, op) "{ .reg .b64 q; .reg .b32 o, n; cvta.to." #sp ".u64 q, %" P_##sp "; st." #sp ".u32 [q], %1; " \
+	"atom." #sp "." op "; ld." #sp ".u32 n, [q]; mov.b64 %0, {o, n}; }"
+#define ATOM64(sp, op) "{ .reg .b64 q, o; cvta.to." #sp ".u64 q, %" P_##sp "; st." #sp ".u64 [q], %1; " \
+	"atom." #sp "." op "; ld." #sp ".u64 %0, [q]; }"
+#define RED32(sp, op) "{ .reg .b64 q; .reg .b32 n; cvta.to." #sp ".u64 q, %" P_##sp "; st." #sp ".u32 [q], %1; " \
+	"red." #sp "." op "; ld." #sp ".u32 n, [q]; mov.b64 %0, {%1, n}; }"
+#define P_global "4"
+#define P_shared "5"
 
 // ---- the forms: X(name, sig, width macro, body) ----
 #define FORMS(X)                                                                                  \
@@ -317,7 +343,61 @@ typedef unsigned u32;
 	X(bmsk_clamp, "bmsk.clamp.b32", "r:sss", R_RRR, "bmsk.clamp.b32 %0, %1, %2;")                   \
 	X(bmsk_wrap, "bmsk.wrap.b32", "r:sss", R_RRR, "bmsk.wrap.b32 %0, %1, %2;")                      \
 	X(szext_clamp_s32, "szext.clamp.s32", "r:iss", R_RRR, "szext.clamp.s32 %0, %1, %2;")            \
-	X(szext_wrap_u32, "szext.wrap.u32", "r:iss", R_RRR, "szext.wrap.u32 %0, %1, %2;")
+	X(szext_wrap_u32, "szext.wrap.u32", "r:iss", R_RRR, "szext.wrap.u32 %0, %1, %2;")              \
+	/* the third run: warp-wide operations (a warp's 32 threads take the sets 32 w .. 32 w + 31;   \
+	 * an upper-case generator gives the warp one value) and atomics on each thread's own word */ \
+	X(shfl_idx_u, "shfl.sync.idx.b32", "l:iSC", L_RRR, SHFL("idx"))                                \
+	X(shfl_up_u, "shfl.sync.up.b32", "l:iSC", L_RRR, SHFL("up"))                                   \
+	X(shfl_down_u, "shfl.sync.down.b32", "l:iSC", L_RRR, SHFL("down"))                             \
+	X(shfl_bfly_u, "shfl.sync.bfly.b32", "l:iSC", L_RRR, SHFL("bfly"))                             \
+	X(shfl_idx, "shfl.sync.idx.b32", "l:isc", L_RRR, SHFL("idx"))                                  \
+	X(shfl_up, "shfl.sync.up.b32", "l:isc", L_RRR, SHFL("up"))                                     \
+	X(shfl_down, "shfl.sync.down.b32", "l:isc", L_RRR, SHFL("down"))                               \
+	X(shfl_bfly, "shfl.sync.bfly.b32", "l:isc", L_RRR, SHFL("bfly"))                               \
+	X(vote_ballot, "vote.sync.ballot.b32", "r:i", R_RRR,                                           \
+	  "{ .reg .pred p; setp.lt.s32 p, %1, 0; vote.sync.ballot.b32 %0, p, -1; }")                   \
+	X(vote_ballot_not, "vote.sync.ballot.b32", "r:i", R_RRR,                                       \
+	  "{ .reg .pred p; setp.lt.s32 p, %1, 0; vote.sync.ballot.b32 %0, !p, -1; }")                  \
+	X(vote_all, "vote.sync.all.pred", "r:q", R_RRR, VOTE("all"))                                   \
+	X(vote_any, "vote.sync.any.pred", "r:w", R_RRR, VOTE("any"))                                   \
+	X(vote_uni, "vote.sync.uni.pred", "r:w", R_RRR, VOTE("uni"))                                   \
+	X(vote_uni_u, "vote.sync.uni.pred", "r:W", R_RRR, VOTE("uni"))                                 \
+	X(match_any, "match.any.sync.b32", "r:k", R_RRR, "match.any.sync.b32 %0, %1, -1;")             \
+	X(match_all, "match.all.sync.b32", "l:w", L_RRR,                                               \
+	  "{ .reg .pred p; .reg .b32 t, u; match.all.sync.b32 t|p, %1, -1; selp.u32 u, 1, 0, p; mov.b64 %0, {t, u}; }") \
+	X(match_any_64, "match.any.sync.b64", "r:j", R_LLL, "match.any.sync.b64 %0, %1, -1;")          \
+	X(redux_add_u32, "redux.sync.add.u32", "r:i", R_RRR, "redux.sync.add.u32 %0, %1, -1;")         \
+	X(redux_min_u32, "redux.sync.min.u32", "r:i", R_RRR, "redux.sync.min.u32 %0, %1, -1;")         \
+	X(redux_max_u32, "redux.sync.max.u32", "r:i", R_RRR, "redux.sync.max.u32 %0, %1, -1;")         \
+	X(redux_min_s32, "redux.sync.min.s32", "r:i", R_RRR, "redux.sync.min.s32 %0, %1, -1;")         \
+	X(redux_max_s32, "redux.sync.max.s32", "r:i", R_RRR, "redux.sync.max.s32 %0, %1, -1;")         \
+	X(redux_and, "redux.sync.and.b32", "r:i", R_RRR, "redux.sync.and.b32 %0, %1, -1;")             \
+	X(redux_or, "redux.sync.or.b32", "r:i", R_RRR, "redux.sync.or.b32 %0, %1, -1;")                \
+	X(redux_xor, "redux.sync.xor.b32", "r:i", R_RRR, "redux.sync.xor.b32 %0, %1, -1;")             \
+	X(atom_s_inc, "atom.shared.inc.u32", "l:ss", L_RRR, ATOM32(shared, "inc.u32 o, [q], %2"))     \
+	X(atom_s_dec, "atom.shared.dec.u32", "l:ss", L_RRR, ATOM32(shared, "dec.u32 o, [q], %2"))     \
+	X(atom_s_cas, "atom.shared.cas.b32", "l:kkk", L_RRR, ATOM32(shared, "cas.b32 o, [q], %2, %3")) \
+	X(atom_s_exch, "atom.shared.exch.b32", "l:ii", L_RRR, ATOM32(shared, "exch.b32 o, [q], %2"))  \
+	X(atom_s_add, "atom.shared.add.u32", "l:ii", L_RRR, ATOM32(shared, "add.u32 o, [q], %2"))     \
+	X(atom_s_add_f32, "atom.shared.add.f32", "l:ff", L_RRR, ATOM32(shared, "add.f32 o, [q], %2")) \
+	X(atom_s_min_s32, "atom.shared.min.s32", "l:ii", L_RRR, ATOM32(shared, "min.s32 o, [q], %2")) \
+	X(atom_s_max_u32, "atom.shared.max.u32", "l:ii", L_RRR, ATOM32(shared, "max.u32 o, [q], %2")) \
+	X(atom_s_and, "atom.shared.and.b32", "l:ii", L_RRR, ATOM32(shared, "and.b32 o, [q], %2"))     \
+	X(atom_s_or, "atom.shared.or.b32", "l:ii", L_RRR, ATOM32(shared, "or.b32 o, [q], %2"))        \
+	X(atom_s_xor, "atom.shared.xor.b32", "l:ii", L_RRR, ATOM32(shared, "xor.b32 o, [q], %2"))     \
+	X(atom_s_add_f64, "atom.shared.add.f64", "l:dd", L_LLL, ATOM64(shared, "add.f64 o, [q], %2")) \
+	X(atom_s_min_s64, "atom.shared.min.s64", "l:ll", L_LLL, ATOM64(shared, "min.s64 o, [q], %2")) \
+	X(atom_s_max_u64, "atom.shared.max.u64", "l:ll", L_LLL, ATOM64(shared, "max.u64 o, [q], %2")) \
+	X(atom_s_add_u64, "atom.shared.add.u64", "l:ll", L_LLL, ATOM64(shared, "add.u64 o, [q], %2")) \
+	X(atom_s_cas_64, "atom.shared.cas.b64", "l:jjj", L_LLL, ATOM64(shared, "cas.b64 o, [q], %2, %3")) \
+	X(atom_g_add_f32, "atom.global.add.f32", "l:ff", L_RRR, ATOM32(global, "add.f32 o, [q], %2")) \
+	X(atom_g_inc, "atom.global.inc.u32", "l:ss", L_RRR, ATOM32(global, "inc.u32 o, [q], %2"))     \
+	X(atom_g_dec, "atom.global.dec.u32", "l:ss", L_RRR, ATOM32(global, "dec.u32 o, [q], %2"))     \
+	X(atom_g_cas, "atom.global.cas.b32", "l:kkk", L_RRR, ATOM32(global, "cas.b32 o, [q], %2, %3")) \
+	X(atom_g_add_f64, "atom.global.add.f64", "l:dd", L_LLL, ATOM64(global, "add.f64 o, [q], %2")) \
+	X(atom_g_max_s32, "atom.global.max.s32", "l:ii", L_RRR, ATOM32(global, "max.s32 o, [q], %2")) \
+	X(red_s_add_f32, "red.shared.add.f32", "l:ff", L_RRR, RED32(shared, "add.f32 [q], %2"))       \
+	X(red_g_add_f32, "red.global.add.f32", "l:ff", L_RRR, RED32(global, "add.f32 [q], %2"))
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
@@ -376,6 +456,16 @@ static u64 gen(char g) {
 		// near 1: exponents 120..134, either sign
 		return (uint32_t)(120 + rnd() % 15) << 23 | (rnd() & 0x7fffff) | (rnd() & 0x80000000u);
 	}
+	case 'c': {
+		// shfl's c: a width's segment mask and clamp (the CUDA __shfl_*_sync forms), or any bits
+		static const uint32_t w[] = {1, 2, 4, 8, 16, 32};
+		uint32_t width = w[rnd() % 6];
+		return k == 0 ? (32 - width) << 8 | 0x1f : k == 1 ? (32 - width) << 8 : rnd() & 0x1f1f;
+	}
+	case 'q': return rnd() % 32 != 0;   // mostly 1: a warp's 32 all 1 about a third of the time
+	case 'w': return rnd() % 32 == 0;   // mostly 0
+	case 'k': return rnd() % 4;         // few values: matches, equal compare-and-swap operands
+	case 'j': return (u64)(rnd() % 3) << 40 | (rnd() % 2);   // the same with the upper half deciding
 	case 'n': case 'm': {
 		// NaNs of either sign and several payloads, two in three; else a 'd' or 'f' value
 		static const u64 nd[] = {0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull,
@@ -425,9 +515,18 @@ int main(void) {
 	for (size_t o = 0; o < sizeof forms / sizeof *forms; o++) {
 		const char *sig = forms[o].sig;   // "D:ABC" (ABC: one to three generators; the last repeats)
 		size_t ng = strlen(sig) - 2;
+		u64 warp[3] = {0, 0, 0};
 		for (int i = 0; i < N; i++)
-			for (int j = 0; j < 3; j++)
-				h[j][i] = gen(sig[2 + (j < (int)ng ? j : (int)ng - 1)]);
+			for (int j = 0; j < 3; j++) {
+				char g = sig[2 + (j < (int)ng ? j : (int)ng - 1)];
+				if (g >= 'A' && g <= 'Z') {   // one value for the warp's 32 threads
+					if (i % 32 == 0)
+						warp[j] = gen((char)(g - 'A' + 'a'));
+					h[j][i] = warp[j];
+				} else {
+					h[j][i] = gen(g);
+				}
+			}
 		for (int j = 0; j < 3; j++)
 			CK(cudaMemcpy(d[j], h[j], N * 8, cudaMemcpyHostToDevice));
 		forms[o].k<<<N / 128, 128>>>(d[0], d[1], d[2], d[3]);
