@@ -1819,8 +1819,14 @@ static uint64_t param_read(struct sim *s, uint64_t off, unsigned n, bool *unk)
 	return 0;
 }
 
+/* The word after atomic si on word old with operands b and c (t its type;
+ * global: the word is in global memory, where the H100's f32 add flushes
+ * subnormal operands and results to zero and the f64 add returns a NaN
+ * operand as it is, while shared memory's keeps subnormals and quiets the
+ * NaN; a NaN f32 sum is SIM_F32_NAN in both: scalar_ops.cu, and NVIDIA's
+ * answer in forums.developer.nvidia.com/t/31531 on the flush). */
 static uint64_t atom_apply(const struct sim_insn *si, unsigned t, uint64_t old, uint64_t b, uint64_t c,
-                           bool *unk)
+                           bool global, bool *unk)
 {
 	unsigned bits = px_type_bits(t);
 	char k = px_type_kind(t);
@@ -1831,8 +1837,14 @@ static uint64_t atom_apply(const struct sim_insn *si, unsigned t, uint64_t old, 
 		return sim_half_pair(si->mw & MW(ADD) ? PX_OP_ADD : si->mw & MW(MIN) ? PX_OP_MIN : PX_OP_MAX, fmt, 0, x2,
 		                     (uint32_t)old, (uint32_t)b, 0, unk);
 	if (si->mw & MW(ADD)) {
+		if (k == 'f' && bits == 64) {
+			double x = bits_f64(old), y = bits_f64(b);
+			if (global && (x != x || y != y))
+				return y != y ? b : old;   /* (measured with b a NaN; a's taken alike) */
+			return f64_bits(x + y);
+		}
 		if (k == 'f')
-			return bits == 64 ? f64_bits(bits_f64(old) + bits_f64(b)) : f32_bits(bits_f32(old) + bits_f32(b));
+			return f32_result(ftz32(ftz32(bits_f32(old), global) + ftz32(bits_f32(b), global), global));
 		return trunc_to(old + b, bits);
 	}
 	if (si->mw & MW(EXCH)) return b;
@@ -3317,7 +3329,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 				old = gread(s, key_hi, ea, eb, &ounk, NULL);
 			}
 			bool nunk = unk || ounk;
-			uint64_t nv = atom_apply(si, t, old, v, c, &nunk);
+			uint64_t nv = atom_apply(si, t, old, v, c, spc != SP_SHARED, &nunk);
 			if (spc == SP_SHARED)
 				shared_access(s, w, pc, l, ea, eb, true, true, &nv, &nunk);
 			else
