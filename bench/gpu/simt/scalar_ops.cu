@@ -9,7 +9,7 @@
 // .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
 // device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
 // Forms are only ever appended, so that the ones before keep their
-// operands (the runs so far: 223, 251 and 300 forms).
+// operands (the runs so far: 223, 251, 300 and 333 forms).
 //
 // Output: for each form a header line
 //     = FORM SIG BODY
@@ -79,6 +79,11 @@ typedef unsigned u32;
 	"atom." #sp "." op "; ld." #sp ".u64 %0, [q]; }"
 #define RED32(sp, op) "{ .reg .b64 q; .reg .b32 n; cvta.to." #sp ".u64 q, %" P_##sp "; st." #sp ".u32 [q], %1; " \
 	"red." #sp "." op "; ld." #sp ".u32 n, [q]; mov.b64 %0, {%1, n}; }"
+// a 16-bit operation op on the low halves x, y, w of a, b, c into z, widened by cvt.wt
+#define H16(op, wt) "{ .reg .b16 x, y, w, z, h; mov.b32 {x, h}, %1; mov.b32 {y, h}, %2; mov.b32 {w, h}, %3; " \
+	op " cvt." wt " %0, z; }"
+// the thread's word of state space sp written as st.sp.wt with a, then the load op
+#define LDW(sp, wt, op) "{ .reg .b64 q; cvta.to." #sp ".u64 q, %" P_##sp "; st." #sp "." wt " [q], %1; ld." #sp "." op "; }"
 #define P_global "4"
 #define P_shared "5"
 
@@ -397,7 +402,55 @@ typedef unsigned u32;
 	X(atom_g_add_f64, "atom.global.add.f64", "l:dd", L_LLL, ATOM64(global, "add.f64 o, [q], %2")) \
 	X(atom_g_max_s32, "atom.global.max.s32", "l:ii", L_RRR, ATOM32(global, "max.s32 o, [q], %2")) \
 	X(red_s_add_f32, "red.shared.add.f32", "l:ff", L_RRR, RED32(shared, "add.f32 [q], %2"))       \
-	X(red_g_add_f32, "red.global.add.f32", "l:ff", L_RRR, RED32(global, "add.f32 [q], %2"))
+	X(red_g_add_f32, "red.global.add.f32", "l:ff", L_RRR, RED32(global, "add.f32 [q], %2"))          \
+	/* the fourth run: 16-bit integers (the low halves of a, b, c; a result widened by cvt.s32   \
+	 * or cvt.u32 of its type) and loads and stores of other widths than the register's */       \
+	X(add_s16, "add.s16", "r:iii", R_RRR, H16("add.s16 z, x, y;", "s32.s16"))                           \
+	X(sub_u16, "sub.u16", "r:iii", R_RRR, H16("sub.u16 z, x, y;", "u32.u16"))                           \
+	X(mul_lo_s16, "mul.lo.s16", "r:iii", R_RRR, H16("mul.lo.s16 z, x, y;", "s32.s16"))                  \
+	X(mul_hi_s16, "mul.hi.s16", "r:iii", R_RRR, H16("mul.hi.s16 z, x, y;", "s32.s16"))                  \
+	X(mul_hi_u16, "mul.hi.u16", "r:iii", R_RRR, H16("mul.hi.u16 z, x, y;", "u32.u16"))                  \
+	X(mad_lo_s16, "mad.lo.s16", "r:iii", R_RRR, H16("mad.lo.s16 z, x, y, w;", "s32.s16"))               \
+	X(mul_wide_s16, "mul.wide.s16", "r:iii", R_RRR,                                                 \
+	  "{ .reg .b16 x, y, h; mov.b32 {x, h}, %1; mov.b32 {y, h}, %2; mul.wide.s16 %0, x, y; }")      \
+	X(mul_wide_u16, "mul.wide.u16", "r:iii", R_RRR,                                                 \
+	  "{ .reg .b16 x, y, h; mov.b32 {x, h}, %1; mov.b32 {y, h}, %2; mul.wide.u16 %0, x, y; }")      \
+	X(min_s16, "min.s16", "r:iii", R_RRR, H16("min.s16 z, x, y;", "s32.s16"))                           \
+	X(max_u16, "max.u16", "r:iii", R_RRR, H16("max.u16 z, x, y;", "u32.u16"))                           \
+	X(abs_s16, "abs.s16", "r:iii", R_RRR, H16("abs.s16 z, x;", "s32.s16"))                              \
+	X(neg_s16, "neg.s16", "r:iii", R_RRR, H16("neg.s16 z, x;", "s32.s16"))                              \
+	X(shl_b16, "shl.b16", "r:isi", R_RRR,                                                           \
+	  "{ .reg .b16 x, z, h; mov.b32 {x, h}, %1; shl.b16 z, x, %2; cvt.u32.u16 %0, z; }")            \
+	X(shr_s16, "shr.s16", "r:isi", R_RRR,                                                           \
+	  "{ .reg .b16 x, z, h; mov.b32 {x, h}, %1; shr.s16 z, x, %2; cvt.s32.s16 %0, z; }")            \
+	X(div_s16, "div.s16", "r:iz", R_RRR, H16("div.s16 z, x, y;", "s32.s16"))                            \
+	X(rem_u16, "rem.u16", "r:iz", R_RRR, H16("rem.u16 z, x, y;", "u32.u16"))                            \
+	X(not_b16, "not.b16", "r:iii", R_RRR, H16("not.b16 z, x;", "u32.u16"))                              \
+	X(setp_lt_s16, "setp.lt.s16", "r:iii", R_RRR,                                                   \
+	  "{ .reg .b16 x, y, h; .reg .pred p; mov.b32 {x, h}, %1; mov.b32 {y, h}, %2; setp.lt.s16 p, x, y; selp.u32 %0, 1, 0, p; }") \
+	X(cvt_s16_s8, "cvt.s16.s8", "r:iii", R_RRR,                                                     \
+	  "{ .reg .b16 x, z, h; mov.b32 {x, h}, %1; cvt.s16.s8 z, x; cvt.u32.u16 %0, z; }")             \
+	X(mov_swap_halves, "mov.b32.halves", "r:iii", R_RRR,                                            \
+	  "{ .reg .b16 x, y; mov.b32 {x, y}, %1; mov.b32 %0, {y, x}; }")                                \
+	X(ld_s_s8_1, "ld.shared.s8", "r:iii", R_RRR, LDW(shared, "u32", "s8 %0, [q+1]"))               \
+	X(ld_s_u8_3, "ld.shared.u8", "r:iii", R_RRR, LDW(shared, "u32", "u8 %0, [q+3]"))               \
+	X(ld_s_s16_2, "ld.shared.s16", "r:iii", R_RRR, LDW(shared, "u32", "s16 %0, [q+2]"))            \
+	X(ld_g_s8_2, "ld.global.s8", "r:iii", R_RRR, LDW(global, "u32", "s8 %0, [q+2]"))               \
+	X(ld_g_u16_0, "ld.global.u16", "r:iii", R_RRR, LDW(global, "u32", "u16 %0, [q]"))              \
+	X(ld_g_s8_64, "ld.global.s8.b64", "l:iii", L_RRR, LDW(global, "u32", "s8 %0, [q+3]"))          \
+	X(ld_g_s32_64, "ld.global.s32.b64", "l:lll", L_LLL, LDW(global, "u64", "s32 %0, [q+4]"))       \
+	X(ld_s_v2_u32, "ld.shared.v2.u32", "l:lll", L_LLL,                                              \
+	  "{ .reg .b64 q; .reg .b32 t, u; cvta.to.shared.u64 q, %5; st.shared.u64 [q], %1; ld.shared.v2.u32 {t, u}, [q]; mov.b64 %0, {u, t}; }") \
+	X(ld_g_v4_u16, "ld.global.v4.u16", "l:lll", L_LLL,                                              \
+	  "{ .reg .b64 q; .reg .b16 a, b, c, d; cvta.to.global.u64 q, %4; st.global.u64 [q], %1; ld.global.v4.u16 {a, b, c, d}, [q]; mov.b64 %0, {d, c, b, a}; }") \
+	X(st_s_u8, "st.shared.u8", "r:iii", R_RRR,                                                      \
+	  "{ .reg .b64 q; cvta.to.shared.u64 q, %5; st.shared.u32 [q], %1; st.shared.u8 [q+1], %2; ld.shared.u32 %0, [q]; }") \
+	X(st_g_u16, "st.global.u16", "r:iii", R_RRR,                                                    \
+	  "{ .reg .b64 q; cvta.to.global.u64 q, %4; st.global.u32 [q], %1; st.global.u16 [q+2], %2; ld.global.u32 %0, [q]; }") \
+	X(st_g_v2_u32, "st.global.v2.u32", "l:iii", L_RRR,                                              \
+	  "{ .reg .b64 q; cvta.to.global.u64 q, %4; st.global.v2.u32 [q], {%1, %2}; ld.global.u64 %0, [q]; }") \
+	X(st_s_u8_from64, "st.shared.u8.b64", "l:lll", L_LLL,                                           \
+	  "{ .reg .b64 q; cvta.to.shared.u64 q, %5; st.shared.u64 [q], %1; st.shared.u8 [q+5], %2; ld.shared.u64 %0, [q]; }")
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
