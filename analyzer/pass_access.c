@@ -542,8 +542,8 @@ void fill_access(struct px_module *m, struct px_func *f)
 				if (at->kind == PX_ATOM_PARAM && a.t[k].coef == 1 && at->a < f->nparams &&
 				    px_type_bits(f->params[at->a].type) == 64)
 					al = 256;
-				int64_t cf = a.t[k].coef < 0 ? -a.t[k].coef : a.t[k].coef;
-				uint64_t v = (uint64_t)(cf & -cf) * al;
+				uint64_t cf = a.t[k].coef < 0 ? 0 - (uint64_t)a.t[k].coef : (uint64_t)a.t[k].coef;
+				uint64_t v = (cf & (0 - cf)) * al;
 				if (v < A)
 					A = v;
 			}

@@ -677,7 +677,7 @@ static struct px_aff iv_form(struct actx *c, int32_t r, int depth)
  * included); ALIGN_CAP when a is 0. */
 static uint64_t form_align(const struct px_func_analysis *an, const struct px_aff *a)
 {
-	uint64_t al = low_pow2((uint64_t)(a->c < 0 ? -a->c : a->c)), ua = uniform_align(an, a);
+	uint64_t al = low_pow2(a->c < 0 ? 0 - (uint64_t)a->c : (uint64_t)a->c), ua = uniform_align(an, a);
 	return al < ua ? al : ua;
 }
 

@@ -376,6 +376,8 @@ static void padding(struct px_func *f, uint32_t i, struct px_access_rec *r, uint
 	uint32_t nw = px_block_warps(an->block);
 	double best = r->wavefronts / r->ideal_wavefronts;
 	for (uint32_t k = 0; k < a.nterms; k++) {
+		if (a.t[k].coef == INT64_MIN)   /* (no row stride; and -coef would overflow) */
+			continue;
 		int64_t R = a.t[k].coef < 0 ? -a.t[k].coef : a.t[k].coef;
 		if (!an->atoms[a.t[k].atom].thread || R < 32 || R % 4)
 			continue;

@@ -666,7 +666,7 @@ static int never_splits(struct uctx *c, uint32_t b, int32_t guard)
 				t.t[t.nterms].atom = x->t[i].atom;
 				t.t[t.nterms++].coef = coef;
 			} else {
-				uint64_t cf = (uint64_t)(coef < 0 ? -coef : coef);
+				uint64_t cf = coef < 0 ? 0 - (uint64_t)coef : (uint64_t)coef;
 				uint64_t v = (cf & (~cf + 1)) * at->align;
 				if (v < A)
 					A = v;

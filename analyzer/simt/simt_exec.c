@@ -1311,16 +1311,28 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 		}
 		return trunc_to(u * v + (add ? c : 0), bits);
 	}
-	case PX_OP_DIV:
-		if (v == 0) { *unk = true; return 0; }
-		return trunc_to(sg ? (uint64_t)(x / y) : u / v, bits);
-	case PX_OP_REM:
-		if (v == 0) { *unk = true; return 0; }
+	case PX_OP_DIV: case PX_OP_REM:
+		/* by zero, and the signed 64-bit -2^63 / -1 (C: undefined, x86: a
+		 * trap): unspecified by the PTX ISA, unknown here */
+		if (v == 0 || (sg && x == INT64_MIN && y == -1)) {
+			*unk = true;
+			return 0;
+		}
+		if (in->op == PX_OP_DIV)
+			return trunc_to(sg ? (uint64_t)(x / y) : u / v, bits);
 		return trunc_to(sg ? (uint64_t)(x % y) : u % v, bits);
 	case PX_OP_MIN: return trunc_to(sg ? (uint64_t)(x < y ? x : y) : (u < v ? u : v), bits);
 	case PX_OP_MAX: return trunc_to(sg ? (uint64_t)(x > y ? x : y) : (u > v ? u : v), bits);
-	case PX_OP_ABS: return trunc_to((uint64_t)(x < 0 ? -x : x), bits);
-	case PX_OP_NEG: return trunc_to((uint64_t)-x, bits);
+	case PX_OP_ABS: case PX_OP_NEG:
+		/* abs.s16/neg.s16 of -32768: ptxas keeps a 16-bit value in a
+		 * 32-bit register, where this gives +32768, and a later
+		 * cvt.s32.s16 passes that on (the H100: 0x00008000, not the
+		 * ISA's 0xffff8000): unknown */
+		if (bits == 16 && sg && x == INT16_MIN) {
+			*unk = true;
+			return 0;
+		}
+		return trunc_to(in->op == PX_OP_NEG || x < 0 ? 0 - (uint64_t)x : (uint64_t)x, bits);
 	case PX_OP_AND: return u & v;
 	case PX_OP_OR: return u | v;
 	case PX_OP_XOR: return u ^ v;
@@ -1388,7 +1400,9 @@ static uint64_t iop(const struct sim_insn *si, unsigned bits, bool sg, uint64_t 
 			return 0;
 		return sg ? trunc_to((uint64_t)sext(a, (unsigned)n), 32) : trunc_to(a, (unsigned)n);
 	}
-	case PX_OP_SAD: return trunc_to((sg ? (uint64_t)(x > y ? x - y : y - x) : (u > v ? u - v : v - u)) + c, bits);
+	case PX_OP_SAD:
+		return trunc_to((sg ? (x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x)
+		                    : (u > v ? u - v : v - u)) + c, bits);
 	case PX_OP_DP4A: case PX_OP_DP2A:
 		/* dp4a.atype.btype, dp2a.mode.atype.btype (simt_half.c) */
 		return sim_dot(in->op, sg, in->ntypes > 1 && px_type_kind(in->types[1]) == 's', si->mw & MW(HI),
