@@ -2,9 +2,9 @@
  * beyond C's default environment: the directed roundings .rz, .rm and .rp
  * of add, sub, mul, fma, div, rcp, sqrt and of the conversions to floating
  * point (PTX ISA, "Floating-Point Instructions" and "cvt": each rounds its
- * exact result once, as IEEE 754 does), and the results of the H100 that
- * the ISA leaves to the implementation (NaNs, float-to-integer
- * conversions of a NaN), measured by bench/gpu/simt/scalar_ops.cu.
+ * exact result once, as IEEE 754 does). simt_exec.c's fop and convert call
+ * it; the H100's own rules for what the ISA leaves open (NaN results, NaN
+ * to integer) are there, checked with these by tests/unit/test_simt_scalar.c.
  *
  * A directed rounding runs the host's own IEEE operation in that rounding
  * mode (fesetround around it, restored before returning; the conversions
