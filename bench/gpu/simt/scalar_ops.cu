@@ -9,12 +9,12 @@
 // .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
 // device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
 // Forms are only ever appended, so that the ones before keep their
-// operands (the runs so far: 223, 251, 300 and 333 forms).
+// operands (the runs so far: 223, 251, 300, 333 and 375 forms).
 //
 // Output: for each form a header line
 //     = FORM SIG BODY
 // where SIG is "D:ABC", D the result's width (r: 32 bits, l: 64) and A, B,
-// C the operands' generators (below; i z s f m c q w k: 32-bit, l y d n j:
+// C the operands' generators (below; i z s f m c q w k h: 32-bit, l y d n j:
 // 64-bit) and BODY the inline-asm text (%0 the result, %1 %2 %3 the
 // operands, %4 and %5 the thread's words of global and shared memory),
 // then one line per operand set: "a b c result" in hex. Thread i of the
@@ -29,9 +29,10 @@
 // ranges), one in three near 1, the rest any bits; l, y, d: the same at 64
 // bits; n, m: f64 and f32 NaNs (various signs and payloads) two in three,
 // else d or f values; c: shfl's clamp and segment mask; q, w: mostly 1,
-// mostly 0; k, j: a few 32- and 64-bit values. An upper-case generator
-// gives the 32 threads of a warp one value. The operand sets come from a
-// fixed LCG: the output is the same on every run of the same GPU.
+// mostly 0; k, j: a few 32- and 64-bit values; h: two 16-bit floats
+// (specials, any bits, near 1). An upper-case generator gives the 32
+// threads of a warp one value. The operand sets come from a fixed LCG: the
+// output is the same on every run of the same GPU.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -450,7 +451,56 @@ typedef unsigned u32;
 	X(st_g_v2_u32, "st.global.v2.u32", "l:iii", L_RRR,                                              \
 	  "{ .reg .b64 q; cvta.to.global.u64 q, %4; st.global.v2.u32 [q], {%1, %2}; ld.global.u64 %0, [q]; }") \
 	X(st_s_u8_from64, "st.shared.u8.b64", "l:lll", L_LLL,                                           \
-	  "{ .reg .b64 q; cvta.to.shared.u64 q, %5; st.shared.u64 [q], %1; st.shared.u8 [q+5], %2; ld.shared.u64 %0, [q]; }")
+	  "{ .reg .b64 q; cvta.to.shared.u64 q, %5; st.shared.u64 [q], %1; st.shared.u8 [q+5], %2; ld.shared.u64 %0, [q]; }") \
+	/* the fifth run: half_ops.cu's 16-bit float forms again, through the interpreter's own     \
+	 * dispatch here (test_simt_half.c checks simt_half.c's functions alone): the low halves of   \
+	 * a, b, c for a 16-bit form, the result zero-extended */                                     \
+	X(h_add_f16, "add.rn.f16", "r:hhh", R_RRR, H16("add.rn.f16 z, x, y;", "u32.u16"))               \
+	X(h_sub_f16, "sub.rn.f16", "r:hhh", R_RRR, H16("sub.rn.f16 z, x, y;", "u32.u16"))               \
+	X(h_mul_f16, "mul.rn.f16", "r:hhh", R_RRR, H16("mul.rn.f16 z, x, y;", "u32.u16"))               \
+	X(h_fma_f16, "fma.rn.f16", "r:hhh", R_RRR, H16("fma.rn.f16 z, x, y, w;", "u32.u16"))            \
+	X(h_add_ftz_f16, "add.rn.ftz.f16", "r:hhh", R_RRR, H16("add.rn.ftz.f16 z, x, y;", "u32.u16"))   \
+	X(h_fma_sat_f16, "fma.rn.sat.f16", "r:hhh", R_RRR, H16("fma.rn.sat.f16 z, x, y, w;", "u32.u16")) \
+	X(h_fma_relu_f16, "fma.rn.relu.f16", "r:hhh", R_RRR, H16("fma.rn.relu.f16 z, x, y, w;", "u32.u16")) \
+	X(h_neg_f16, "neg.f16", "r:hhh", R_RRR, H16("neg.f16 z, x;", "u32.u16"))                        \
+	X(h_abs_f16, "abs.f16", "r:hhh", R_RRR, H16("abs.f16 z, x;", "u32.u16"))                        \
+	X(h_min_f16, "min.f16", "r:hhh", R_RRR, H16("min.f16 z, x, y;", "u32.u16"))                     \
+	X(h_max_nan_f16, "max.NaN.f16", "r:hhh", R_RRR, H16("max.NaN.f16 z, x, y;", "u32.u16"))         \
+	X(h_add_f16x2, "add.rn.f16x2", "r:hhh", R_RRR, "add.rn.f16x2 %0, %1, %2;")                      \
+	X(h_mul_f16x2, "mul.rn.f16x2", "r:hhh", R_RRR, "mul.rn.f16x2 %0, %1, %2;")                      \
+	X(h_fma_f16x2, "fma.rn.f16x2", "r:hhh", R_RRR, "fma.rn.f16x2 %0, %1, %2, %3;")                  \
+	X(h_fma_ftz_f16x2, "fma.rn.ftz.f16x2", "r:hhh", R_RRR, "fma.rn.ftz.f16x2 %0, %1, %2, %3;")      \
+	X(h_min_f16x2, "min.f16x2", "r:hhh", R_RRR, "min.f16x2 %0, %1, %2;")                            \
+	X(h_neg_f16x2, "neg.f16x2", "r:hhh", R_RRR, "neg.f16x2 %0, %1;")                                \
+	X(h_add_bf16, "add.rn.bf16", "r:hhh", R_RRR, H16("add.rn.bf16 z, x, y;", "u32.u16"))            \
+	X(h_mul_bf16, "mul.rn.bf16", "r:hhh", R_RRR, H16("mul.rn.bf16 z, x, y;", "u32.u16"))            \
+	X(h_fma_bf16, "fma.rn.bf16", "r:hhh", R_RRR, H16("fma.rn.bf16 z, x, y, w;", "u32.u16"))         \
+	X(h_fma_relu_bf16, "fma.rn.relu.bf16", "r:hhh", R_RRR, H16("fma.rn.relu.bf16 z, x, y, w;", "u32.u16")) \
+	X(h_max_bf16, "max.bf16", "r:hhh", R_RRR, H16("max.bf16 z, x, y;", "u32.u16"))                  \
+	X(h_add_bf16x2, "add.rn.bf16x2", "r:hhh", R_RRR, "add.rn.bf16x2 %0, %1, %2;")                   \
+	X(h_fma_bf16x2, "fma.rn.bf16x2", "r:hhh", R_RRR, "fma.rn.bf16x2 %0, %1, %2, %3;")               \
+	X(h_max_bf16x2, "max.bf16x2", "r:hhh", R_RRR, "max.bf16x2 %0, %1, %2;")                         \
+	X(h_setp_lt_f16x2, "setp.lt.f16x2", "r:hhh", R_RRR,                                             \
+	  "{ .reg .pred p, q; setp.lt.f16x2 p|q, %1, %2; selp.u32 %0, 1, 0, p; @q or.b32 %0, %0, 2; }") \
+	X(h_setp_gtu_bf16x2, "setp.gtu.bf16x2", "r:hhh", R_RRR,                                         \
+	  "{ .reg .pred p, q; setp.gtu.bf16x2 p|q, %1, %2; selp.u32 %0, 1, 0, p; @q or.b32 %0, %0, 2; }") \
+	X(h_setp_eq_f16, "setp.eq.f16", "r:hhh", R_RRR,                                                 \
+	  "{ .reg .pred p; .reg .b16 x, y, h; mov.b32 {x, h}, %1; mov.b32 {y, h}, %2; setp.eq.f16 p, x, y; selp.u32 %0, 1, 0, p; }") \
+	X(h_cvt_f32_f16, "cvt.f32.f16", "r:hhh", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.f32.f16 %0, x; }") \
+	X(h_cvt_f32_bf16, "cvt.f32.bf16", "r:hhh", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.f32.bf16 %0, x; }") \
+	X(h_cvt_rn_f16_f32, "cvt.rn.f16.f32", "r:fff", R_RRR, "{ .reg .b16 z; cvt.rn.f16.f32 z, %1; cvt.u32.u16 %0, z; }") \
+	X(h_cvt_rz_bf16_f32, "cvt.rz.bf16.f32", "r:fff", R_RRR, "{ .reg .b16 z; cvt.rz.bf16.f32 z, %1; cvt.u32.u16 %0, z; }") \
+	X(h_cvt_rn_f16x2_f32, "cvt.rn.f16x2.f32", "r:fff", R_RRR, "cvt.rn.f16x2.f32 %0, %1, %2;")       \
+	X(h_cvt_rn_relu_bf16x2_f32, "cvt.rn.relu.bf16x2.f32", "r:fff", R_RRR, "cvt.rn.relu.bf16x2.f32 %0, %1, %2;") \
+	X(h_cvt_rzi_s32_f16, "cvt.rzi.s32.f16", "r:hhh", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rzi.s32.f16 %0, x; }") \
+	X(h_cvt_rn_f16_s32, "cvt.rn.f16.s32", "r:iii", R_RRR, "{ .reg .b16 z; cvt.rn.f16.s32 z, %1; cvt.u32.u16 %0, z; }") \
+	X(h_cvt_f64_f16, "cvt.f64.f16", "l:hhh", L_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.f64.f16 %0, x; }") \
+	X(h_dp4a_s32_u32, "dp4a.s32.u32", "r:iii", R_RRR, "dp4a.s32.u32 %0, %1, %2, %3;")               \
+	X(h_dp2a_hi_s32_s32, "dp2a.hi.s32.s32", "r:iii", R_RRR, "dp2a.hi.s32.s32 %0, %1, %2, %3;")      \
+	X(h_atom_add_f16x2, "atom.global.add.noftz.f16x2", "l:hhh", L_RRR, ATOM32(global, "add.noftz.f16x2 o, [q], %2")) \
+	X(h_atom_add_bf16x2, "atom.shared.add.noftz.bf16x2", "l:hhh", L_RRR, ATOM32(shared, "add.noftz.bf16x2 o, [q], %2")) \
+	X(h_red_add_f16, "red.global.add.noftz.f16", "r:hhh", R_RRR,                                    \
+	  "{ .reg .b64 q; .reg .b16 y, h; mov.b32 {y, h}, %2; cvta.to.global.u64 q, %4; st.global.u32 [q], %1; red.global.add.noftz.f16 [q], y; ld.global.u32 %0, [q]; }")
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
@@ -519,6 +569,26 @@ static u64 gen(char g) {
 	case 'w': return rnd() % 32 == 0;   // mostly 0
 	case 'k': return rnd() % 4;         // few values: matches, equal compare-and-swap operands
 	case 'j': return (u64)(rnd() % 3) << 40 | (rnd() % 2);   // the same with the upper half deciding
+	case 'h': {
+		// two halves, f16 or bf16 alike (half_ops.cu's words): one in four both special
+		// (zeros, subnormals, extremes, infinities, NaNs, one ulp around 1), one in four any
+		// bits, else near 1 (sums and products round)
+		static const uint16_t sp[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00,
+		                              0xfc00, 0x7e00, 0x7c01, 0xfe00, 0x3c00, 0x3bff, 0x3c01, 0xbc00, 0x3800,
+		                              0x4000, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0x0080, 0x007f, 0x3f80,
+		                              0x3f7f, 0x3f81, 0x5bff, 0x6800, 0x1400, 0x0200, 0x4b80};
+		uint32_t q = rnd() % 4;
+		if (q == 0)
+			return sp[rnd() % 34] | (uint32_t)sp[rnd() % 34] << 16;
+		if (q == 1)
+			return rnd();
+		uint32_t lo = 0x3000 + rnd() % 0x1800, hi = 0x3000 + rnd() % 0x1800;
+		if (rnd() & 1) {
+			lo = 0x3e00 + rnd() % 0x200;
+			hi = 0x3e00 + rnd() % 0x200;
+		}
+		return lo | hi << 16 | (rnd() & 0x80008000u);
+	}
 	case 'n': case 'm': {
 		// NaNs of either sign and several payloads, two in three; else a 'd' or 'f' value
 		static const u64 nd[] = {0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull,
