@@ -9,7 +9,7 @@
 // .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
 // device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
 // Forms are only ever appended, so that the ones before keep their
-// operands (the runs so far: 223, 251, 300, 333 and 375 forms).
+// operands (the runs so far: 223, 251, 300, 333, 375 and 386 forms).
 //
 // Output: for each form a header line
 //     = FORM SIG BODY
@@ -30,9 +30,10 @@
 // bits; n, m: f64 and f32 NaNs (various signs and payloads) two in three,
 // else d or f values; c: shfl's clamp and segment mask; q, w: mostly 1,
 // mostly 0; k, j: a few 32- and 64-bit values; h: two 16-bit floats
-// (specials, any bits, near 1). An upper-case generator gives the 32
-// threads of a warp one value. The operand sets come from a fixed LCG: the
-// output is the same on every run of the same GPU.
+// (specials, any bits, near 1); g: f32 values in the 8-bit floats' range,
+// ties among them. An upper-case generator gives the 32 threads of a warp
+// one value. The operand sets come from a fixed LCG: the output is the same
+// on every run of the same GPU.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -85,6 +86,8 @@ typedef unsigned u32;
 	op " cvt." wt " %0, z; }"
 // the thread's word of state space sp written as st.sp.wt with a, then the load op
 #define LDW(sp, wt, op) "{ .reg .b64 q; cvta.to." #sp ".u64 q, %" P_##sp "; st." #sp "." wt " [q], %1; ld." #sp "." op "; }"
+// an 8-bit float pair conversion into z, widened
+#define F8PACK(op) "{ .reg .b16 z; " op " cvt.u32.u16 %0, z; }"
 #define P_global "4"
 #define P_shared "5"
 
@@ -500,7 +503,19 @@ typedef unsigned u32;
 	X(h_atom_add_f16x2, "atom.global.add.noftz.f16x2", "l:hhh", L_RRR, ATOM32(global, "add.noftz.f16x2 o, [q], %2")) \
 	X(h_atom_add_bf16x2, "atom.shared.add.noftz.bf16x2", "l:hhh", L_RRR, ATOM32(shared, "add.noftz.bf16x2 o, [q], %2")) \
 	X(h_red_add_f16, "red.global.add.noftz.f16", "r:hhh", R_RRR,                                    \
-	  "{ .reg .b64 q; .reg .b16 y, h; mov.b32 {y, h}, %2; cvta.to.global.u64 q, %4; st.global.u32 [q], %1; red.global.add.noftz.f16 [q], y; ld.global.u32 %0, [q]; }")
+	  "{ .reg .b64 q; .reg .b16 y, h; mov.b32 {y, h}, %2; cvta.to.global.u64 q, %4; st.global.u32 [q], %1; red.global.add.noftz.f16 [q], y; ld.global.u32 %0, [q]; }") \
+	/* the sixth run: the 8-bit floats e4m3 and e5m2, two to a 16-bit word (a's to the upper byte) */ \
+	X(f8_e4m3x2_f32, "cvt.rn.satfinite.e4m3x2.f32", "r:ggg", R_RRR, F8PACK("cvt.rn.satfinite.e4m3x2.f32 z, %1, %2;")) \
+	X(f8_e5m2x2_f32, "cvt.rn.satfinite.e5m2x2.f32", "r:ggg", R_RRR, F8PACK("cvt.rn.satfinite.e5m2x2.f32 z, %1, %2;")) \
+	X(f8_e4m3x2_f32_any, "cvt.rn.satfinite.e4m3x2.f32", "r:fff", R_RRR, F8PACK("cvt.rn.satfinite.e4m3x2.f32 z, %1, %2;")) \
+	X(f8_e5m2x2_f32_any, "cvt.rn.satfinite.e5m2x2.f32", "r:fff", R_RRR, F8PACK("cvt.rn.satfinite.e5m2x2.f32 z, %1, %2;")) \
+	X(f8_relu_e4m3x2_f32, "cvt.rn.satfinite.relu.e4m3x2.f32", "r:ggg", R_RRR, F8PACK("cvt.rn.satfinite.relu.e4m3x2.f32 z, %1, %2;")) \
+	X(f8_relu_e5m2x2_f32, "cvt.rn.satfinite.relu.e5m2x2.f32", "r:ggg", R_RRR, F8PACK("cvt.rn.satfinite.relu.e5m2x2.f32 z, %1, %2;")) \
+	X(f8_e4m3x2_f16x2, "cvt.rn.satfinite.e4m3x2.f16x2", "r:hhh", R_RRR, F8PACK("cvt.rn.satfinite.e4m3x2.f16x2 z, %1;")) \
+	X(f8_e5m2x2_f16x2, "cvt.rn.satfinite.e5m2x2.f16x2", "r:hhh", R_RRR, F8PACK("cvt.rn.satfinite.e5m2x2.f16x2 z, %1;")) \
+	X(f8_f16x2_e4m3x2, "cvt.rn.f16x2.e4m3x2", "r:iii", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rn.f16x2.e4m3x2 %0, x; }") \
+	X(f8_f16x2_e5m2x2, "cvt.rn.f16x2.e5m2x2", "r:iii", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rn.f16x2.e5m2x2 %0, x; }") \
+	X(f8_relu_f16x2_e4m3x2, "cvt.rn.relu.f16x2.e4m3x2", "r:iii", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rn.relu.f16x2.e4m3x2 %0, x; }")
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
@@ -588,6 +603,16 @@ static u64 gen(char g) {
 			hi = 0x3e00 + rnd() % 0x200;
 		}
 		return lo | hi << 16 | (rnd() & 0x80008000u);
+	}
+	case 'g': {
+		// f32 values in the 8-bit floats' range (2^-12 .. 2^17), a third of them halfway
+		// between two e4m3 or e5m2 values; one in four from f
+		if (rnd() % 4 == 0)
+			return gen('f');
+		uint32_t e = 127 - 12 + rnd() % 30, m = rnd() & 0x7fffff;
+		if (k == 0)
+			m = (m & (rnd() & 1 ? 0x700000u : 0x600000u)) | (rnd() & 1 ? 0x80000u : 0x100000u);
+		return e << 23 | m | (rnd() & 0x80000000u);
 	}
 	case 'n': case 'm': {
 		// NaNs of either sign and several payloads, two in three; else a 'd' or 'f' value
