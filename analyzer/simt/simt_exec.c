@@ -1140,6 +1140,17 @@ static bool cmp_any(unsigned cmp, char k, unsigned bits, bool ftz, uint64_t a, u
 	return cmp_int(cmp, a, b, k == 's', bits);
 }
 
+/* The scalar type of small float format fmt (enum sim_hf) */
+static unsigned scalar_type(unsigned fmt)
+{
+	switch (fmt) {
+	case SIM_HF_F16: return PX_TYPE_F16;
+	case SIM_HF_BF16: return PX_TYPE_BF16;
+	case SIM_HF_E4M3: return PX_TYPE_E4M3;
+	default: return PX_TYPE_E5M2;
+	}
+}
+
 /* An integer result of db bits in its register: a signed one narrower
  * than 32 bits sign-extended to 32 (the H100's cvt.s8.s32, cvt.rzi.s16.f32
  * into a .b32 register: bench/gpu/simt/scalar_ops.cu), else the low db
@@ -1199,14 +1210,14 @@ static uint64_t convert(const struct sim_insn *si, unsigned dt, unsigned st, uin
 	else
 		x = sk == 's' ? (double)sext(v, sb) : (double)trunc_to(v, sb);
 	if (dfmt) {
-		/* to a 16-bit format: .relu takes negative results to +0, .satfinite
+		/* to a small float format: .relu takes negative results to +0, .satfinite
 		 * overflows to the largest finite value */
 		if (si->rnd >= 4)
 			x = round_int(x, si->rnd);
 		if (sat)
 			x = sat01(x);
 		uint16_t h = sim_half_round(x, dfmt, si->rnd & 3, si->mw & MW(SATFINITE));
-		if ((si->mw & MW(RELU)) && (h & 0x8000) && x == x)
+		if ((si->mw & MW(RELU)) && (h >> (sim_half_width(dfmt) - 1) & 1) && x == x)
 			h = 0;
 		return h;
 	}
@@ -3979,11 +3990,24 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 			uint64_t a = rd(s, w, &o[1], l, &unk), r;
 			unsigned st = in->ntypes > 1 ? in->types[1] : t;
 			if (si->half & 0x80) {
-				/* cvt.f16x2.f32 d, a, b (and bf16x2): a to the upper half, b to the lower */
-				unsigned et = (si->half & 0x7f) == SIM_HF_F16 ? PX_TYPE_F16 : PX_TYPE_BF16;
-				uint64_t b = si->nop > 2 ? rd(s, w, &o[2], l, &unk) : 0;
-				unk |= si->nop <= 2;
-				r = convert(si, et, st, a, &unk) << 16 | convert(si, et, st, b, &unk);
+				/* two results in one register, the upper from a: cvt.f16x2.f32
+				 * d, a, b (bf16x2, e4m3x2, e5m2x2 alike); from a pair,
+				 * cvt.e4m3x2.f16x2 d, a and cvt.f16x2.e4m3x2 d, a, its upper
+				 * element to the upper (PTX ISA, cvt) */
+				unsigned df = si->half & 0x7f, dw = sim_half_width(df);
+				bool sx2;
+				unsigned sf = sim_half_format(st, &sx2);
+				uint64_t hi = a, lo = 0;
+				if (sx2) {
+					unsigned sw = sim_half_width(sf);
+					hi = a >> sw & ((1u << sw) - 1);
+					lo = a & ((1u << sw) - 1);
+					st = scalar_type(sf);
+				} else {
+					lo = si->nop > 2 ? rd(s, w, &o[2], l, &unk) : 0;
+					unk |= si->nop <= 2;
+				}
+				r = convert(si, scalar_type(df), st, hi, &unk) << dw | convert(si, scalar_type(df), st, lo, &unk);
 			} else {
 				r = convert(si, t, st, a, &unk);
 			}

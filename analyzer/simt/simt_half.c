@@ -1,7 +1,9 @@
 /* simt_half.c: the 16-bit floating-point formats as the GPU computes them,
  * IEEE binary16 (.f16) and bfloat16 (.bf16), one value or two packed in a
- * 32-bit word (.f16x2, .bf16x2): arithmetic, comparisons, conversions; and
- * the integer dot products dp4a and dp2a. Bit-exact against the H100:
+ * 32-bit word (.f16x2, .bf16x2): arithmetic, comparisons, conversions; the
+ * 8-bit .e4m3 and .e5m2, two to a 16-bit word, in conversions (the only
+ * instructions on them but mma); and the integer dot products dp4a and
+ * dp2a. Bit-exact against the H100:
  * tests/unit/test_simt_half.c replays bench/gpu/simt/half_ops.cu's 63
  * forms over 512 operand sets each (tests/fixtures/simt/half/).
  *
@@ -27,29 +29,45 @@ struct hf_fmt {
 	int emin;    /* exponent of the smallest normal */
 	int emax;    /* exponent of the largest finite */
 	int ebits;   /* exponent field */
+	int bias;
+	int width;   /* bits: 16, or 8 */
+	bool noinf;  /* no infinities: the all-ones field with the all-ones significand is the NaN, the rest normal */
 };
+/* (the 8-bit formats: PTX ISA 9.0, section 5.2.5.1 "Alternate Floating
+ * Point Data Formats": e4m3's largest value is 448, e5m2's 57344) */
 static const struct hf_fmt formats[] = {
-	[SIM_HF_F16] = {11, -14, 15, 5},
-	[SIM_HF_BF16] = {8, -126, 127, 8},
+	[SIM_HF_F16] = {11, -14, 15, 5, 15, 16, false},
+	[SIM_HF_BF16] = {8, -126, 127, 8, 127, 16, false},
+	[SIM_HF_E4M3] = {4, -6, 8, 4, 7, 8, true},
+	[SIM_HF_E5M2] = {3, -14, 15, 5, 15, 8, false},
 };
 
 unsigned sim_half_format(unsigned t, bool *x2)
 {
-	*x2 = t == PX_TYPE_F16X2 || t == PX_TYPE_BF16X2;
+	*x2 = t == PX_TYPE_F16X2 || t == PX_TYPE_BF16X2 || t == PX_TYPE_E4M3X2 || t == PX_TYPE_E5M2X2;
 	switch (t) {
 	case PX_TYPE_F16: case PX_TYPE_F16X2: return SIM_HF_F16;
 	case PX_TYPE_BF16: case PX_TYPE_BF16X2: return SIM_HF_BF16;
+	case PX_TYPE_E4M3: case PX_TYPE_E4M3X2: return SIM_HF_E4M3;
+	case PX_TYPE_E5M2: case PX_TYPE_E5M2X2: return SIM_HF_E5M2;
 	default: return SIM_HF_NONE;
 	}
+}
+
+unsigned sim_half_width(unsigned fmt)
+{
+	return (unsigned)formats[fmt].width;
 }
 
 double sim_half_value(uint16_t h, unsigned fmt)
 {
 	const struct hf_fmt *f = &formats[fmt];
-	int mbits = f->p - 1, bias = f->emax;
+	int mbits = f->p - 1, bias = f->bias;
 	unsigned e = (h >> mbits) & ((1u << f->ebits) - 1), m = h & ((1u << mbits) - 1);
-	double sign = h & 0x8000 ? -1.0 : 1.0;
-	if (e == (1u << f->ebits) - 1)
+	double sign = h >> (f->width - 1) & 1 ? -1.0 : 1.0;
+	if (f->noinf && e == (1u << f->ebits) - 1 && m == (1u << mbits) - 1)
+		return NAN;
+	if (!f->noinf && e == (1u << f->ebits) - 1)
 		return m ? NAN : sign * INFINITY;
 	if (e == 0)
 		return sign * ldexp(m, f->emin - mbits);
@@ -77,11 +95,12 @@ uint16_t sim_half_round(double x, unsigned fmt, unsigned rnd, bool satfinite)
 {
 	const struct hf_fmt *f = &formats[fmt];
 	int mbits = f->p - 1;
-	uint16_t sign = signbit(x) ? 0x8000 : 0;
-	uint16_t inf = (uint16_t)(((1u << f->ebits) - 1) << mbits);
+	uint16_t sign = signbit(x) ? (uint16_t)(1u << (f->width - 1)) : 0;
+	uint16_t nan = (uint16_t)((1u << (f->width - 1)) - 1);   /* 0x7fff, 0x7f: the canonical NaN */
+	uint16_t inf = f->noinf ? nan : (uint16_t)(((1u << f->ebits) - 1) << mbits);
 	uint16_t maxf = (uint16_t)(inf - 1);
 	if (x != x)
-		return 0x7fff;
+		return nan;
 	double a = fabs(x);
 	bool up_dir = sign ? rnd == 2 : rnd == 3;   /* rounds away from zero when inexact */
 	if (isinf(a))
@@ -108,7 +127,8 @@ uint16_t sim_half_round(double x, unsigned fmt, unsigned rnd, bool satfinite)
 		ulp++;
 	}
 	int exp = ulp + mbits;   /* the leading bit's exponent, if normal */
-	if (exp > f->emax) {
+	uint32_t mmask = (1u << mbits) - 1;
+	if (exp > f->emax || (f->noinf && exp == f->emax && ((uint32_t)qi & mmask) == mmask)) {
 		/* overflow: rn and the rounding away from zero give infinity */
 		bool to_inf = !satfinite && (rnd == 0 || up_dir);
 		return sign | (to_inf ? inf : maxf);
@@ -116,7 +136,7 @@ uint16_t sim_half_round(double x, unsigned fmt, unsigned rnd, bool satfinite)
 	uint32_t qn = (uint32_t)qi;
 	if (qn < (1u << mbits))
 		return sign | (uint16_t)qn;   /* subnormal (or zero) */
-	return sign | (uint16_t)((uint32_t)(exp + f->emax) << mbits | (qn & ((1u << mbits) - 1)));
+	return sign | (uint16_t)((uint32_t)(exp + f->bias) << mbits | (qn & mmask));
 }
 
 /* a + b rounded to odd */

@@ -137,15 +137,18 @@ enum sim_modword {
 };
 #define MW(e) (1u << MWB_##e)
 
-/* The 16-bit floating-point formats (simt_half.c): .f16 (IEEE binary16)
- * and .bf16 (bfloat16), with sim_half_arith's modifier flags. */
-enum sim_hf { SIM_HF_NONE, SIM_HF_F16, SIM_HF_BF16 };
+/* The small floating-point formats (simt_half.c): .f16 (IEEE binary16)
+ * and .bf16 (bfloat16), with sim_half_arith's modifier flags; the 8-bit
+ * .e4m3 and .e5m2 (conversions only). */
+enum sim_hf { SIM_HF_NONE, SIM_HF_F16, SIM_HF_BF16, SIM_HF_E4M3, SIM_HF_E5M2 };
 #define SIM_HF_FTZ 1u
 #define SIM_HF_SAT 2u
 #define SIM_HF_RELU 4u
 #define SIM_HF_NAN 8u      /* min/max.NaN */
 /* the format of PTX type t (SIM_HF_NONE: not one); *x2: two packed */
 unsigned sim_half_format(unsigned t, bool *x2);
+/* the bits of one value of format fmt: 16, or 8 for e4m3 and e5m2 */
+unsigned sim_half_width(unsigned fmt);
 /* the value of h (exact) */
 double sim_half_value(uint16_t h, unsigned fmt);
 /* the f64 of h (cvt.f64.f16: a NaN keeps its payload) */
