@@ -9,7 +9,7 @@
 // .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
 // device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
 // Forms are only ever appended, so that the ones before keep their
-// operands (the runs so far: 223, 251, 300, 333, 375 and 386 forms).
+// operands (the runs so far: 223, 251, 300, 333, 375, 386 and 398 forms).
 //
 // Output: for each form a header line
 //     = FORM SIG BODY
@@ -515,7 +515,23 @@ typedef unsigned u32;
 	X(f8_e5m2x2_f16x2, "cvt.rn.satfinite.e5m2x2.f16x2", "r:hhh", R_RRR, F8PACK("cvt.rn.satfinite.e5m2x2.f16x2 z, %1;")) \
 	X(f8_f16x2_e4m3x2, "cvt.rn.f16x2.e4m3x2", "r:iii", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rn.f16x2.e4m3x2 %0, x; }") \
 	X(f8_f16x2_e5m2x2, "cvt.rn.f16x2.e5m2x2", "r:iii", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rn.f16x2.e5m2x2 %0, x; }") \
-	X(f8_relu_f16x2_e4m3x2, "cvt.rn.relu.f16x2.e4m3x2", "r:iii", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rn.relu.f16x2.e4m3x2 %0, x; }")
+	X(f8_relu_f16x2_e4m3x2, "cvt.rn.relu.f16x2.e4m3x2", "r:iii", R_RRR, "{ .reg .b16 x, h; mov.b32 {x, h}, %1; cvt.rn.relu.f16x2.e4m3x2 %0, x; }") \
+	/* the seventh run: packing conversions, tf32, elect.sync */                                  \
+	X(pack_u8, "cvt.pack.sat.u8.s32.b32", "r:iii", R_RRR, "cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;") \
+	X(pack_s8, "cvt.pack.sat.s8.s32.b32", "r:iii", R_RRR, "cvt.pack.sat.s8.s32.b32 %0, %1, %2, %3;") \
+	X(pack_u4, "cvt.pack.sat.u4.s32.b32", "r:iii", R_RRR, "cvt.pack.sat.u4.s32.b32 %0, %1, %2, %3;") \
+	X(pack_s4, "cvt.pack.sat.s4.s32.b32", "r:iii", R_RRR, "cvt.pack.sat.s4.s32.b32 %0, %1, %2, %3;") \
+	X(pack_u16, "cvt.pack.sat.u16.s32", "r:iii", R_RRR, "cvt.pack.sat.u16.s32 %0, %1, %2;")          \
+	X(pack_s16, "cvt.pack.sat.s16.s32", "r:iii", R_RRR, "cvt.pack.sat.s16.s32 %0, %1, %2;")          \
+	X(tf32_rna, "cvt.rna.tf32.f32", "r:fff", R_RRR, "cvt.rna.tf32.f32 %0, %1;")                     \
+	X(tf32_rna_sat, "cvt.rna.satfinite.tf32.f32", "r:fff", R_RRR, "cvt.rna.satfinite.tf32.f32 %0, %1;") \
+	X(tf32_rn, "cvt.rn.tf32.f32", "r:fff", R_RRR, "cvt.rn.tf32.f32 %0, %1;")                        \
+	X(tf32_rz, "cvt.rz.tf32.f32", "r:fff", R_RRR, "cvt.rz.tf32.f32 %0, %1;")                        \
+	X(elect_all, "elect.sync", "l:iii", L_RRR,                                                      \
+	  "{ .reg .pred p; .reg .b32 t, u; elect.sync t|p, -1; selp.u32 u, 1, 0, p; mov.b64 %0, {t, u}; }") \
+	X(elect_some, "elect.sync", "l:iii", L_RRR,                                                     \
+	  "{ .reg .pred q, p; .reg .b32 m, t, u; setp.lt.s32 q, %1, 0; vote.sync.ballot.b32 m, q, -1; mov.u32 t, 99; " \
+	  "setp.ne.u32 p, m, m; @q elect.sync t|p, m; selp.u32 u, 1, 0, p; mov.b64 %0, {t, u}; }")
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
