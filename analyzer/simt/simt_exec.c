@@ -745,6 +745,16 @@ void sim_decode(struct sim *s)
 				if (sim_has_mod(in, modes[k]))
 					si->mode = (uint8_t)(PRMT_F4E + k);
 		}
+		if (in->op == PX_OP_CVT && sim_has_mod(in, ".pack")) {
+			/* the packed type: .u4/.s4 (no PTX type of ptxray's), else types[0] */
+			bool u4 = sim_has_mod(in, ".u4"), s4 = sim_has_mod(in, ".s4");
+			unsigned pt = in->ntypes ? in->types[0] : PX_TYPE_U8;
+			unsigned bits = u4 || s4 ? 4 : px_type_bits(pt);
+			bool sg = s4 || (!u4 && px_type_kind(pt) == 's');
+			si->mode = (uint8_t)(CVT_PACK | (sg ? CVT_PACK_SIGNED : 0) | (bits & CVT_PACK_BITS));
+		}
+		if (in->op == PX_OP_CVT && in->ntypes && in->types[0] == PX_TYPE_TF32)
+			si->mode = sim_has_mod(in, ".rna") ? CVT_TF32_RNA : sim_has_mod(in, ".rz") ? CVT_TF32_RZ : CVT_TF32_RN;
 		if (in->op == PX_OP_TESTP) {   /* (in enum sim_testp's order) */
 			static const char *const tests[] = {".finite", ".infinite", ".number", ".notanumber", ".normal",
 			                                    ".subnormal"};
@@ -1138,6 +1148,35 @@ static bool cmp_any(unsigned cmp, char k, unsigned bits, bool ftz, uint64_t a, u
 		return bits == 64 ? cmp_flt(cmp, bits_f64(a), bits_f64(b))
 		                  : cmp_flt(cmp, ftz32(bits_f32(a), ftz), ftz32(bits_f32(b), ftz));
 	return cmp_int(cmp, a, b, k == 's', bits);
+}
+
+/* f32 bits x rounded to tf32 (10 significand bits), as f32 bits with the
+ * low 13 zero, by rnd (CVT_TF32_RNA, _RN, _RZ; PTX ISA, cvt), with the
+ * H100's handling of what the ISA leaves open (scalar_ops.cu): .rna is
+ * integer arithmetic on the bits, NaNs included (add 0x1000, clear the
+ * low 13: a signalling NaN with a small payload becomes an infinity), and
+ * its .satfinite takes one tf32 ulp off an all-ones exponent (an infinity
+ * becomes the largest finite value, a NaN another NaN); .rn and .rz give
+ * a NaN as 0x7fffe000. */
+static uint64_t tf32_round(uint32_t x, unsigned rnd, bool satfinite)
+{
+	uint32_t sign = x & 0x80000000u, mag = x & 0x7fffffffu;
+	if (rnd == CVT_TF32_RNA) {
+		/* (a round-up that would carry out of the exponent is not made:
+		 * 0x7fffffff gives 0x7fffe000) */
+		uint32_t r = sign | ((mag + 0x1000 <= 0x7fffffffu ? mag + 0x1000 : mag) & ~0x1fffu);
+		if (satfinite && (r & 0x7f800000u) == 0x7f800000u)
+			r -= 0x2000;
+		return r;
+	}
+	if (mag > 0x7f800000u)
+		return 0x7fffe000u;
+	if (mag != 0x7f800000u) {
+		if (rnd == CVT_TF32_RN)
+			mag += 0xfff + (mag >> 13 & 1);
+		mag &= ~0x1fffu;
+	}
+	return sign | mag;
 }
 
 /* The scalar type of small float format fmt (enum sim_hf) */
@@ -3429,6 +3468,22 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 		for (uint32_t m = mask; m; m &= m - 1)
 			wr(w, si->op[0].slot, (uint32_t)__builtin_ctz(m), mask, false);
 		return;
+	case PX_OP_ELECT: {
+		/* elect.sync d|p, membermask: the lowest lane that runs it leads
+		 * (the H100, scalar_ops.cu; the PTX ISA says only "one"): d its
+		 * lane number in every lane, p true in it alone */
+		sim_member_mask(s, w, mo, mask, pc);
+		const struct sim_opnd *d = &si->op[0];
+		uint32_t dslot = d->kind == PX_OPND_VEC ? d->el[0] : d->slot;
+		uint32_t pslot = d->kind == PX_OPND_VEC && d->nel > 1 ? d->el[1] : UINT32_MAX;
+		uint32_t lead = (uint32_t)__builtin_ctz(mask);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			wr(w, dslot, l, lead, false);
+			wr(w, pslot, l, l == lead, false);
+		}
+		return;
+	}
 	case PX_OP_SHFL: {
 		if (!(in->mods & PX_MOD_SYNC))
 			mo = NULL;
@@ -3541,6 +3596,11 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 		return;
 	}
 	default:
+		/* a warp-wide operation not simulated: its results unknown */
+		for (uint32_t k = 0; k < si->ndefs; k++)
+			w->unk[si->defs[k]] |= mask;
+		sim_note(s, pc, "'%.*s%.*s' is not simulated: its results are unknown", (int)in->opname.n, in->opname.p,
+		         (int)in->modtext.n, in->modtext.p);
 		return;
 	}
 }
@@ -3989,7 +4049,22 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 			bool unk = false;
 			uint64_t a = rd(s, w, &o[1], l, &unk), r;
 			unsigned st = in->ntypes > 1 ? in->types[1] : t;
-			if (si->half & 0x80) {
+			if (si->mode & CVT_PACK) {
+				/* cvt.pack.sat.ct.s32{.b32} d, a, b{, c}: a and b saturated
+				 * to ct (w bits), a above b, with c's bits above them (PTX
+				 * ISA, cvt.pack; the H100: scalar_ops.cu) */
+				unsigned wd = si->mode & CVT_PACK_BITS;
+				int64_t lo = si->mode & CVT_PACK_SIGNED ? -(1ll << (wd - 1)) : 0;
+				int64_t hi = si->mode & CVT_PACK_SIGNED ? (1ll << (wd - 1)) - 1 : (1ll << wd) - 1;
+				int64_t x = sext(a, 32), y = sext(rd(s, w, &o[2], l, &unk), 32);
+				uint64_t c = si->nop > 3 ? rd(s, w, &o[3], l, &unk) : 0;
+				x = x < lo ? lo : x > hi ? hi : x;
+				y = y < lo ? lo : y > hi ? hi : y;
+				uint64_t em = (1ull << wd) - 1;
+				r = trunc_to(c << (2 * wd) | ((uint64_t)x & em) << wd | ((uint64_t)y & em), 32);
+			} else if (t == PX_TYPE_TF32 && px_type_kind(st) == 'f' && px_type_bits(st) == 32) {
+				r = tf32_round((uint32_t)a, si->mode & CVT_TF32_RND, si->mw & MW(SATFINITE));
+			} else if (si->half & 0x80) {
 				/* two results in one register, the upper from a: cvt.f16x2.f32
 				 * d, a, b (bf16x2, e4m3x2, e5m2x2 alike); from a pair,
 				 * cvt.e4m3x2.f16x2 d, a and cvt.f16x2.e4m3x2 d, a, its upper

@@ -185,6 +185,13 @@ double sim_f64_of_int(uint64_t v, bool sgn, unsigned rnd);
 
 /* prmt's modes (sim_insn.mode): none, .f4e, .b4e, .rc8, .ecl, .ecr, .rc16 */
 enum sim_prmt { PRMT_GENERIC, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
+/* cvt's (sim_insn.mode): cvt.pack's, the packed type's bits and sign;
+ * a tf32 destination's rounding */
+#define CVT_PACK 0x80u
+#define CVT_PACK_SIGNED 0x40u
+#define CVT_PACK_BITS 0x1fu
+enum { CVT_TF32_RN, CVT_TF32_RNA, CVT_TF32_RZ };
+#define CVT_TF32_RND 0x3u
 /* testp's tests (sim_insn.mode) */
 enum sim_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
 
@@ -201,7 +208,8 @@ struct sim_insn {
 	uint8_t half;      /* enum sim_hf of its first type (arithmetic, setp/set: simt_half.c), | 0x80 for x2 */
 	uint8_t nop;
 	uint8_t rnd;       /* rounding: 0 rn, 1 rz, 2 rm, 3 rp; +4 for the integer rounding (rni...) */
-	uint8_t mode;      /* prmt's mode (enum sim_prmt), testp's test (enum sim_testp) */
+	uint8_t mode;      /* prmt's mode (enum sim_prmt), testp's test (enum sim_testp), cvt's packing
+	                    * (CVT_PACK...) or tf32 rounding (CVT_TF32_...) */
 	bool is_signed;
 	uint16_t tbits;    /* px_type_bits of its first type (.b32 without one): sim_exec's arithmetic */
 	char tkind;        /* px_type_kind of that type */
