@@ -9,7 +9,7 @@
 // .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
 // device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
 // Forms are only ever appended, so that the ones before keep their
-// operands (the runs so far: 223, 251, 300, 333, 375, 386 and 398 forms).
+// operands (the runs so far: 223, 251, 300, 333, 375, 386, 398 and 404 forms).
 //
 // Output: for each form a header line
 //     = FORM SIG BODY
@@ -531,7 +531,14 @@ typedef unsigned u32;
 	  "{ .reg .pred p; .reg .b32 t, u; elect.sync t|p, -1; selp.u32 u, 1, 0, p; mov.b64 %0, {t, u}; }") \
 	X(elect_some, "elect.sync", "l:iii", L_RRR,                                                     \
 	  "{ .reg .pred q, p; .reg .b32 m, t, u; setp.lt.s32 q, %1, 0; vote.sync.ballot.b32 m, q, -1; mov.u32 t, 99; " \
-	  "setp.ne.u32 p, m, m; @q elect.sync t|p, m; selp.u32 u, 1, 0, p; mov.b64 %0, {t, u}; }")
+	  "setp.ne.u32 p, m, m; @q elect.sync t|p, m; selp.u32 u, 1, 0, p; mov.b64 %0, {t, u}; }") \
+	/* the eighth run: the 16-bit .approx functions (their error against the interpreter's) */    \
+	X(ex2_f16, "ex2.approx.f16", "r:hhh", R_RRR, H16("ex2.approx.f16 z, x;", "u32.u16"))            \
+	X(ex2_f16x2, "ex2.approx.f16x2", "r:hhh", R_RRR, "ex2.approx.f16x2 %0, %1;")                    \
+	X(ex2_bf16x2, "ex2.approx.ftz.bf16x2", "r:hhh", R_RRR, "ex2.approx.ftz.bf16x2 %0, %1;")         \
+	X(tanh_f16, "tanh.approx.f16", "r:hhh", R_RRR, H16("tanh.approx.f16 z, x;", "u32.u16"))         \
+	X(tanh_f16x2, "tanh.approx.f16x2", "r:hhh", R_RRR, "tanh.approx.f16x2 %0, %1;")                 \
+	X(tanh_bf16, "tanh.approx.bf16", "r:hhh", R_RRR, H16("tanh.approx.bf16 z, x;", "u32.u16"))
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
