@@ -9,7 +9,7 @@
 // .approx ones. Run with `sh bench/gpu/simt/scalar_ops.sh` through the
 // device tool; the output is tests/fixtures/simt/scalar/scalar_ops.txt.
 // Forms are only ever appended, so that the ones before keep their
-// operands (the runs so far: 223, 251, 300, 333, 375, 386, 398 and 404 forms).
+// operands (the runs so far: 223, 251, 300, 333, 375, 386, 398, 404 and 413 forms).
 //
 // Output: for each form a header line
 //     = FORM SIG BODY
@@ -538,7 +538,26 @@ typedef unsigned u32;
 	X(ex2_bf16x2, "ex2.approx.ftz.bf16x2", "r:hhh", R_RRR, "ex2.approx.ftz.bf16x2 %0, %1;")         \
 	X(tanh_f16, "tanh.approx.f16", "r:hhh", R_RRR, H16("tanh.approx.f16 z, x;", "u32.u16"))         \
 	X(tanh_f16x2, "tanh.approx.f16x2", "r:hhh", R_RRR, "tanh.approx.f16x2 %0, %1;")                 \
-	X(tanh_bf16, "tanh.approx.bf16", "r:hhh", R_RRR, H16("tanh.approx.bf16 z, x;", "u32.u16"))
+	X(tanh_bf16, "tanh.approx.bf16", "r:hhh", R_RRR, H16("tanh.approx.bf16 z, x;", "u32.u16")) \
+	/* the ninth run: carry chains (the condition code's carry flag, CC.CF) */                    \
+	X(cc_add32, "add.cc.u32+addc.u32", "l:iii", L_RRR,                                              \
+	  "{ .reg .b32 x, y; add.cc.u32 x, %1, %2; addc.u32 y, %3, 0; mov.b64 %0, {x, y}; }")         \
+	X(cc_sub32, "sub.cc.u32+subc.u32", "l:iii", L_RRR,                                              \
+	  "{ .reg .b32 x, y; sub.cc.u32 x, %1, %2; subc.u32 y, %3, 0; mov.b64 %0, {x, y}; }")         \
+	X(cc_addc_chain, "addc.cc.u32", "l:iii", L_RRR,                                                 \
+	  "{ .reg .b32 x, y, z; add.cc.u32 x, %1, %2; addc.cc.u32 y, %1, %3; addc.u32 z, 0, 0; mov.b64 %0, {y, z}; }") \
+	X(cc_subc_chain, "subc.cc.u32", "l:iii", L_RRR,                                                 \
+	  "{ .reg .b32 x, y, z; sub.cc.u32 x, %1, %2; subc.cc.u32 y, %3, %1; subc.u32 z, 0, 0; mov.b64 %0, {y, z}; }") \
+	X(cc_mad32, "mad.lo.cc.u32+madc.hi.u32", "l:iii", L_RRR,                                        \
+	  "{ .reg .b32 x, y; mad.lo.cc.u32 x, %1, %2, %3; madc.hi.u32 y, %1, %2, 0; mov.b64 %0, {x, y}; }") \
+	X(cc_madc_chain, "madc.lo.cc.u32", "l:iii", L_RRR,                                              \
+	  "{ .reg .b32 x, y, z; mad.lo.cc.u32 x, %1, %2, %3; madc.lo.cc.u32 y, %2, %3, %1; addc.u32 z, 0, 0; mov.b64 %0, {y, z}; }") \
+	X(cc_add64, "add.cc.u64+addc.u64", "l:lll", L_LLL,                                              \
+	  "{ .reg .b64 x; add.cc.u64 x, %1, %2; addc.u64 %0, %3, 0; }")                                \
+	X(cc_sub64, "sub.cc.u64+subc.u64", "l:lll", L_LLL,                                              \
+	  "{ .reg .b64 x; sub.cc.u64 x, %1, %2; subc.u64 %0, %3, 0; }")                                \
+	X(cc_add_s32, "add.cc.s32+addc.s32", "l:iii", L_RRR,                                            \
+	  "{ .reg .b32 x, y; add.cc.s32 x, %1, %2; addc.s32 y, %3, %1; mov.b64 %0, {x, y}; }")
 
 #define DEF(id, name, sig, W, body) W(id, body)
 FORMS(DEF)
