@@ -191,6 +191,7 @@ static bool setup(struct sim *s, struct px_diags *diags, const char *path)
 		s->slot_base[r] = s->nslots;
 		s->nslots += f->regs[r].vec ? f->regs[r].vec : 1;
 	}
+	s->cc_slot = s->nslots++;
 	/* variables: shared at offsets from 0, in declaration order (kernel's own, then module's) */
 	s->var_addr = xcalloc(f->nvars + 1, sizeof *s->var_addr);
 	s->mvar_addr = xcalloc(s->m->nvars + 1, sizeof *s->mvar_addr);

@@ -438,6 +438,7 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 	case PX_OP_AND: case PX_OP_OR: case PX_OP_XOR: case PX_OP_NOT: case PX_OP_CNOT: case PX_OP_SHL:
 	case PX_OP_SHR: case PX_OP_POPC: case PX_OP_CLZ: case PX_OP_BREV: case PX_OP_BFIND: case PX_OP_BFE:
 	case PX_OP_SAD: case PX_OP_FMA: case PX_OP_DP4A: case PX_OP_DP2A: case PX_OP_BMSK: case PX_OP_SZEXT:
+	case PX_OP_ADDC: case PX_OP_SUBC: case PX_OP_MADC:
 		known_op = true;
 		break;
 	default:
@@ -455,7 +456,7 @@ static uint8_t exec_kind(const struct px_insn *in, unsigned fl)
 	     in->op == PX_OP_MAD))
 		return EK_F32;
 	if (!fl_op && t != PX_TYPE_PRED && (k == 's' || k == 'u' || k == 'b') &&
-	    (bits == 16 || bits == 32 || bits == 64) && !(in->mods & (PX_MOD_SAT | PX_MOD_HI | PX_MOD_WIDE)) &&
+	    (bits == 16 || bits == 32 || bits == 64) && !(in->mods & (PX_MOD_SAT | PX_MOD_HI | PX_MOD_WIDE | PX_MOD_CC)) &&
 	    (in->op == PX_OP_ADD || in->op == PX_OP_SUB || in->op == PX_OP_MUL || in->op == PX_OP_MAD ||
 	     in->op == PX_OP_AND || in->op == PX_OP_OR || in->op == PX_OP_XOR))
 		return EK_INT;
@@ -745,6 +746,7 @@ void sim_decode(struct sim *s)
 				if (sim_has_mod(in, modes[k]))
 					si->mode = (uint8_t)(PRMT_F4E + k);
 		}
+		si->carry = (in->mods & PX_MOD_CC) || in->op == PX_OP_ADDC || in->op == PX_OP_SUBC || in->op == PX_OP_MADC;
 		if (in->op == PX_OP_CVT && sim_has_mod(in, ".pack")) {
 			/* the packed type: .u4/.s4 (no PTX type of ptxray's), else types[0] */
 			bool u4 = sim_has_mod(in, ".u4"), s4 = sim_has_mod(in, ".s4");
@@ -778,6 +780,10 @@ void sim_decode(struct sim *s)
 		const int32_t *d = px_func_defs(f, i, &n);
 		for (uint32_t k = 0; k < n && si->ndefs < 8; k++)
 			si->defs[si->ndefs++] = s->slot_base[d[k]];
+		if ((in->op == PX_OP_ADDC || in->op == PX_OP_SUBC || in->op == PX_OP_MADC) && si->nuses < 12)
+			si->uses[si->nuses++] = s->cc_slot;
+		if ((in->mods & PX_MOD_CC) && si->ndefs < 8)
+			si->defs[si->ndefs++] = s->cc_slot;
 	}
 	sim_mbar_decode(s);
 }
@@ -3883,6 +3889,51 @@ static uint32_t prmt_ctl(unsigned mode, uint32_t c)
 	return mode == PRMT_GENERIC ? c & 0xffff : ctl[mode - 1][c & 3];
 }
 
+/* EK_ARITH's carry chains (sim_insn.carry; PTX ISA, "Extended-Precision
+ * Integer Arithmetic"): add, sub and mad (.lo or .hi of the product) with
+ * the carry flag as carry-in (addc, madc) or borrow-in (subc), and, with
+ * .cc, the carry-out (the borrow for sub: the H100, scalar_ops.cu) written
+ * to it. A carry-in not known makes the result unknown. */
+static void exec_carry(struct sim_warp *w, const struct sim_insn *si, const uint64_t *const src[3], uint32_t mask,
+                       uint32_t unk_in)
+{
+	const struct px_insn *in = si->in;
+	unsigned bits = si->tbits == 64 ? 64 : 32;
+	bool reads = in->op == PX_OP_ADDC || in->op == PX_OP_SUBC || in->op == PX_OP_MADC;
+	bool sub = in->op == PX_OP_SUB || in->op == PX_OP_SUBC, mad = in->op == PX_OP_MAD || in->op == PX_OP_MADC;
+	uint64_t r[32];
+	uint32_t unk_out = 0, cout = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = trunc_to(src[0][l], bits), b = trunc_to(src[1][l], bits), c = trunc_to(src[2][l], bits);
+		uint64_t cin = reads ? (w->cc >> l & 1) : 0;
+		if ((unk_in >> l & 1) || (reads && !(w->cc_known >> l & 1)))
+			unk_out |= 1u << l;
+		unsigned __int128 t;
+		bool carry;
+		if (mad) {
+			unsigned __int128 p = si->is_signed ? (unsigned __int128)((__int128)sext(a, bits) * sext(b, bits))
+			                                    : (unsigned __int128)a * b;
+			uint64_t part = trunc_to((uint64_t)(in->mods & PX_MOD_HI ? p >> bits : p), bits);
+			t = (unsigned __int128)part + c + cin;
+			carry = (uint64_t)(t >> bits) & 1;
+		} else if (sub) {
+			t = (unsigned __int128)a - b - cin;
+			carry = (unsigned __int128)b + cin > a;
+		} else {
+			t = (unsigned __int128)a + b + cin;
+			carry = (uint64_t)(t >> bits) & 1;
+		}
+		r[l] = trunc_to((uint64_t)t, bits);
+		cout |= (uint32_t)carry << l;
+	}
+	commit(w, si->op[0].slot, r, mask, unk_out);
+	if (in->mods & PX_MOD_CC) {
+		w->cc = (w->cc & ~mask) | (cout & mask);
+		w->cc_known = (w->cc_known & ~mask) | (mask & ~unk_out);
+	}
+}
+
 /* EK_ARITH: fop/iop (or predicate logic) lane by lane. */
 static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim_insn *si, uint32_t mask)
 {
@@ -3893,6 +3944,10 @@ static void exec_arith(const struct sim *s, struct sim_warp *w, const struct sim
 	uint64_t buf[3][32], r[32];
 	const uint64_t *src[3];
 	uint32_t unk_in = sources(s, w, si, mask, buf, src, NULL), unk_out = 0;
+	if (si->carry) {
+		exec_carry(w, si, src, mask, unk_in);
+		return;
+	}
 	if (t != PX_TYPE_PRED && !fl_op && bits >= 8 && bits <= 32 && arith_lanes(in, bits, sg, r, src[0], src[1])) {
 		commit(w, si->op[0].slot, r, mask, unk_in);   /* (within mask: iop finds none of its own) */
 		return;

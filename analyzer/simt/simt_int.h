@@ -244,6 +244,7 @@ struct sim_insn {
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
 	bool ct_rare;      /* fixup, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
+	bool carry;        /* reads or writes the carry flag (.cc; addc, subc, madc): simt_exec.c's exec_carry */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
 	 * (instruction indices): its basic block, joined with the blocks of
@@ -487,6 +488,10 @@ struct sim_warp {
 	uint32_t id;
 	uint32_t exists;          /* lanes that exist */
 	uint32_t exited;
+	/* the condition code's carry flag (CC.CF) per lane, set by the .cc
+	 * forms of add, sub, mad, read by addc, subc, madc; cc_known: lanes
+	 * where it is known (none before the first .cc) */
+	uint32_t cc, cc_known;
 	uint32_t bar_id;
 	uint32_t bar_pc;          /* the barrier it waits at */
 	uint32_t bar_seq;         /* its arrival there: sim.bar_arrived_warps then (check_barrier's order) */
@@ -560,6 +565,11 @@ struct sim {
 	struct px_simt_result *res;
 	struct sim_insn *ins; uint32_t nins;
 	uint32_t *slot_base; uint32_t nslots;
+	/* a slot past the registers' for the carry flag (CC.CF): carry chains
+	 * use and define it, so that the scoreboard and the lookahead's
+	 * hazards order them as ptxas's IADD3.X chains through a predicate
+	 * are (its value lives in sim_warp.cc) */
+	uint32_t cc_slot;
 	uint32_t *block_start;    /* block -> first instruction */
 	struct sim_warp *w; uint32_t nwarps;
 	uint32_t nsched;          /* warp schedulers (the arch's subpartitions, 1 to 4): warp i is scheduler i % nsched's */

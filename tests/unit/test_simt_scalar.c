@@ -363,7 +363,7 @@ Test(simt_scalar, against_h100, .timeout = 120)
 {
 	struct forms fs;
 	load(&fs);
-	cr_assert_eq(fs.n, 404);
+	cr_assert_eq(fs.n, 413);
 	struct px_diags diags = {0};
 	struct px_archset *archs = px_archset_new(&diags);
 	const struct px_arch *arch = archs ? px_archset_find(archs, "sm_90") : NULL;
