@@ -1,6 +1,8 @@
-/* test_simt_scalar.c: the interpreter's 32- and 64-bit integer and
- * floating-point instructions, its warp-wide ones (shfl, vote, match,
- * redux) and its atomics against the H100.
+/* test_simt_scalar.c: the interpreter's instructions on values against
+ * the GPU: 32-, 64- and 16-bit integer and floating-point arithmetic and
+ * conversions (the 8-bit floats, tf32 and packing among them), loads and
+ * stores of every width, carry chains, the warp-wide ones (shfl, vote,
+ * match, redux, elect) and the atomics.
  *
  * tests/fixtures/simt/scalar/scalar_ops.txt is the output of
  * bench/gpu/simt/scalar_ops.cu: for each PTX form a header
@@ -19,7 +21,13 @@
  * unit, whose tables NVIDIA does not publish) are computed by the
  * interpreter from the C library's correctly rounded or nearly so
  * functions; for them this test measures the difference and holds it to
- * the bound listed in approx[] (ptxray-simt(1) quotes the same). */
+ * the bound listed in approx[] (ptxray-simt(1) quotes the same).
+ *
+ * The fixture grows by appending forms (scalar_ops.cu's header): update
+ * the count of forms below with it. For a maintainer, PX_SCALAR_ALL=1 logs
+ * every differing result (not the first four of a form), PX_SCALAR_WORST=1
+ * the worst differences of the .approx forms (approx[]'s figures); both
+ * show with --verbose. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <math.h>
