@@ -701,6 +701,42 @@ SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 
 /* Releases the block barrier when every live warp waits at it; reports a
  * deadlock when every live warp waits but not at the same barrier. */
+/* The block's waiting warps are at one barrier, about to go: if it is a
+ * bar.red, its result to every lane that came (PTX ISA, bar.red: .popc
+ * counts the threads whose predicate is true, .and and .or combine them;
+ * unknown when any of them is unknown). */
+static void bar_reduce(struct sim *s)
+{
+	int32_t any = -1;
+	uint64_t count = 0;
+	bool all = true, some = false, unk = false;
+	for (uint32_t i = 0; i < s->nwarps; i++) {
+		const struct sim_warp *w = &s->w[i];
+		if (w->state != W_BARRIER || !(s->ins[w->bar_pc].in->mods & PX_MOD_RED))
+			continue;
+		any = (int32_t)i;
+		count += sim_popcount(w->red_true);
+		all &= w->red_true == w->red_lanes;
+		some |= w->red_true != 0;
+		unk |= w->red_unk != 0;
+	}
+	if (any < 0)
+		return;
+	for (uint32_t i = 0; i < s->nwarps; i++) {
+		struct sim_warp *w = &s->w[i];
+		if (w->state != W_BARRIER || !(s->ins[w->bar_pc].in->mods & PX_MOD_RED))
+			continue;
+		const struct sim_insn *si = &s->ins[w->bar_pc];
+		uint32_t d = si->op[0].slot;
+		if (si->op[0].kind != PX_OPND_REG || d == UINT32_MAX)
+			continue;
+		uint64_t v = si->mw & MW(AND) ? all : si->mw & MW(OR) ? some : count;
+		for (uint32_t m = w->red_lanes; m; m &= m - 1)
+			w->val[(size_t)d * 32 + (uint32_t)__builtin_ctz(m)] = v;
+		w->unk[d] = unk ? w->unk[d] | w->red_lanes : w->unk[d] & ~w->red_lanes;
+	}
+}
+
 static void check_barrier(struct sim *s)
 {
 	if (!s->nlive || s->nwait != s->nlive)
@@ -749,6 +785,7 @@ static void check_barrier(struct sim *s)
 	 * is the first warp or the last; bar3_probe, blind: the same when the
 	 * first access after the barrier is a global load or store, median
 	 * 4.8% against 18.9% for every warp at once) */
+	bar_reduce(s);
 	uint32_t order[32], n = 0;   /* (32 warps at most: px_simt_func takes blocks of up to 1024 threads) */
 	for (uint32_t i = 0; i < s->nwarps && n < 32; i++) {
 		if (s->w[i].state != W_BARRIER)
@@ -1005,11 +1042,27 @@ SIM_HOT bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 		return false;
 	w->bar_id = 0;
 	w->bar_pc = pc;
-	if (si->nop && si->op[0].kind == PX_OPND_IMM)
-		w->bar_id = (uint32_t)si->op[0].imm;
-	if (si->in->mods & PX_MOD_RED)
+	bool red = si->in->mods & PX_MOD_RED;
+	uint32_t ia = red ? 1 : 0;   /* (bar.red d, a{, b}, {!}c: the barrier is the second operand) */
+	if (si->nop > ia && si->op[ia].kind == PX_OPND_IMM)
+		w->bar_id = (uint32_t)si->op[ia].imm;
+	if (red) {
+		/* the predicate c of each lane that came, for check_barrier's
+		 * reduction; the result is unknown until then */
+		const struct sim_opnd *c = &si->op[si->nop - 1];
+		w->red_lanes = g;
+		w->red_true = 0;
+		w->red_unk = g;
+		if (c->kind == PX_OPND_REG && c->slot != UINT32_MAX) {
+			w->red_unk = w->unk[c->slot] & g;
+			for (uint32_t m = g; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				w->red_true |= (uint32_t)((w->val[(size_t)c->slot * 32 + l] & 1) ^ (c->neg ? 1 : 0)) << l;
+			}
+		}
 		for (uint32_t d = 0; d < si->ndefs; d++)
 			w->unk[si->defs[d]] |= g;
+	}
 	w->state = W_BARRIER;
 	s->nwait++;
 	w->bar_seq = s->bar_arrived_warps++;

@@ -492,6 +492,10 @@ struct sim_warp {
 	 * forms of add, sub, mad, read by addc, subc, madc; cc_known: lanes
 	 * where it is known (none before the first .cc) */
 	uint32_t cc, cc_known;
+	/* at a bar.red: the lanes that arrived, those whose predicate was
+	 * true, and those whose predicate was unknown (simt.c's bar_arrive;
+	 * check_barrier writes the reduction when it releases the block) */
+	uint32_t red_lanes, red_true, red_unk;
 	uint32_t bar_id;
 	uint32_t bar_pc;          /* the barrier it waits at */
 	uint32_t bar_seq;         /* its arrival there: sim.bar_arrived_warps then (check_barrier's order) */
