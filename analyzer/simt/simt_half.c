@@ -76,9 +76,12 @@ double sim_half_value(uint16_t h, unsigned fmt)
 
 static bool is_nan(uint16_t h, unsigned fmt)
 {
-	int mbits = formats[fmt].p - 1;
-	unsigned emask = ((1u << formats[fmt].ebits) - 1) << mbits;
-	return (h & emask) == emask && (h & ((1u << mbits) - 1));
+	const struct hf_fmt *f = &formats[fmt];
+	int mbits = f->p - 1;
+	unsigned emask = ((1u << f->ebits) - 1) << mbits, mmask = (1u << mbits) - 1;
+	if (f->noinf)   /* (e4m3: only the all-ones pattern) */
+		return (h & (emask | mmask)) == (emask | mmask);
+	return (h & emask) == emask && (h & mmask);
 }
 
 static bool is_sub(uint16_t h, unsigned fmt)
@@ -157,7 +160,7 @@ static double add_odd(double a, double b)
 
 static uint16_t flush(uint16_t h, unsigned fmt, bool ftz)
 {
-	return ftz && is_sub(h, fmt) ? (uint16_t)(h & 0x8000) : h;
+	return ftz && is_sub(h, fmt) ? (uint16_t)(h & 1u << (formats[fmt].width - 1)) : h;
 }
 
 uint16_t sim_half_arith(enum px_opcode op, unsigned fmt, unsigned fl, uint16_t a, uint16_t b, uint16_t c,

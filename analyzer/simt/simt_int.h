@@ -139,7 +139,9 @@ enum sim_modword {
 
 /* The small floating-point formats (simt_half.c): .f16 (IEEE binary16)
  * and .bf16 (bfloat16), with sim_half_arith's modifier flags; the 8-bit
- * .e4m3 and .e5m2 (conversions only). */
+ * .e4m3 and .e5m2, for conversions only (sim_half_value, _operand, _round
+ * take all four; the arithmetic, sim_half_f64_bits and sim_half_pair the
+ * 16-bit two: PTX has no arithmetic on the 8-bit ones but mma). */
 enum sim_hf { SIM_HF_NONE, SIM_HF_F16, SIM_HF_BF16, SIM_HF_E4M3, SIM_HF_E5M2 };
 #define SIM_HF_FTZ 1u
 #define SIM_HF_SAT 2u
