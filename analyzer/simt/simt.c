@@ -707,20 +707,20 @@ SIM_HOT void settle(struct sim *s, struct sim_warp *w)
  * unknown when any of them is unknown). */
 static void bar_reduce(struct sim *s)
 {
-	int32_t any = -1;
+	bool red = false;
 	uint64_t count = 0;
 	bool all = true, some = false, unk = false;
 	for (uint32_t i = 0; i < s->nwarps; i++) {
 		const struct sim_warp *w = &s->w[i];
 		if (w->state != W_BARRIER || !(s->ins[w->bar_pc].in->mods & PX_MOD_RED))
 			continue;
-		any = (int32_t)i;
+		red = true;
 		count += sim_popcount(w->red_true);
 		all &= w->red_true == w->red_lanes;
 		some |= w->red_true != 0;
 		unk |= w->red_unk != 0;
 	}
-	if (any < 0)
+	if (!red)
 		return;
 	for (uint32_t i = 0; i < s->nwarps; i++) {
 		struct sim_warp *w = &s->w[i];
