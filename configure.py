@@ -73,6 +73,7 @@ LIB_SOURCES = [
     'analyzer/simt/simt_cache.c',
     'analyzer/simt/simt_exec.c',
     'analyzer/simt/simt_fuse.c',
+    'analyzer/simt/simt_its.c',
     'analyzer/simt/simt_float.c',
     'analyzer/simt/simt_half.c',
     'analyzer/simt/simt_mbar.c',

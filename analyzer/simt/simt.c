@@ -531,6 +531,7 @@ static void push(struct sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 	fr->pc = pc;
 	fr->rpc = rpc;
 	fr->mask = mask;
+	fr->fl = 0;
 }
 
 /* Warp w's state (stack, registers, resume cycle) changed: what the
@@ -659,9 +660,10 @@ SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 {
 	if (w->nstk) {   /* (mostly: the top stays, nothing to do) */
 		const struct sim_frame *t = &w->stk[w->nstk - 1];
-		if (t->pc < s->nins && t->pc != t->rpc && (t->mask & ~w->exited))
+		if (t->pc < s->nins && t->pc != t->rpc && (t->mask & ~w->exited) && !w->its_frames)
 			return;
 	}
+again:
 	while (w->nstk) {
 		struct sim_frame *t = &w->stk[w->nstk - 1];
 		/* lanes that run past the last instruction (a branch to a label
@@ -671,6 +673,7 @@ SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 		if ((t->mask & ~w->exited) == 0 || t->pc == t->rpc || t->pc == UINT32_MAX) {
 			bool done_path = t->pc == t->rpc && (t->mask & ~w->exited);
 			uint32_t rpc = t->rpc;
+			w->its_frames -= t->fl != 0;
 			w->nstk--;
 			w->win.valid = false;
 			/* a path of a diverged warp that reaches the point where the
@@ -691,6 +694,12 @@ SIM_HOT void settle(struct sim *s, struct sim_warp *w)
 		} else {
 			break;
 		}
+	}
+	/* independent thread scheduling's frames: lanes that join the top
+	 * or park (simt_its.c) */
+	if (w->its_frames && sim_its_settle(s, w)) {
+		w->win.valid = false;
+		goto again;
 	}
 	if (!w->nstk && w->state != W_DONE) {
 		s->nwait -= w->state == W_BARRIER;
@@ -1246,6 +1255,17 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		w->exited |= active;
 	settle(s, w);
 timing:
+	/* a path that goes round a loop waiting on memory yields to the
+	 * warp's other lanes (simt_its.c), at the cost of a switch */
+	if (si->spin_edge && w->nstk && w->stk[w->nstk - 1].pc == si->target && sim_its_yield(s, w)) {
+		w->win.valid = false;
+		uint64_t r = s->cycle + s->path_switch;
+		if (r > w->resume) {
+			w->resume = r;
+			w->resume_why = PX_STALL_BRANCH;
+		}
+		settle(s, w);
+	}
 	if (w->state == W_DONE)
 		check_barrier(s);
 timing_nofall:
@@ -1518,7 +1538,7 @@ static bool follow_back_edge(struct sim *s, struct sim_warp *w, const struct sim
                              const struct sim_frame *top, uint32_t active, uint32_t *k)
 {
 	/* (a predicate not ready yet sets w->early_unlock: issue_early) */
-	if (!c->back_edge || c->target == top->rpc)
+	if (!c->back_edge || c->target == top->rpc || c->spin_edge)
 		return false;
 	for (uint32_t u = 0; u < c->nuses; u++)
 		if (w->ready[c->uses[u]] > s->cycle) {
@@ -2230,6 +2250,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 				 * instructions first */
 				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER && y != PX_STALL_BRANCH
 				                          : w->top_bar;
+				early &= !w->its_frames;   /* (simt_its.c) */
 				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
 					pick = (int32_t)wi;
 					set_why(s, &acct, wi, PX_STALL_SELECTED);
@@ -2426,8 +2447,11 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	out->kernel = xstrndup(f->name.p, f->name.n);
 	snprintf(out->arch, sizeof out->arch, "%s", opt->arch->name);
 	out->l2_warm = opt->l2_warm;
-	out->model = "SIMT stack, reconvergence at immediate post-dominators (pre-Volta); "
-	             "warp-synchronous code is checked against independent thread scheduling";
+	s.its = opt->arch->major >= 7;
+	out->model = s.its ? "SIMT stack, reconvergence at immediate post-dominators, with independent thread "
+	                     "scheduling (compute capability 7.0+): a path that spins on memory yields to the other "
+	                     "lanes of its warp; warp-synchronous code is checked against independent thread scheduling"
+	                   : "SIMT stack, reconvergence at immediate post-dominators (pre-Volta)";
 	px_launch_block(&launch, f, s.block);
 	memcpy(out->block, s.block, sizeof s.block);
 	s.nthreads = s.block[0] * s.block[1] * s.block[2];
@@ -2455,6 +2479,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		si->loop_head = b->loop >= 0 && f->loops[b->loop].header == si->in->block && i == b->first;
 		si->back_edge = inner_back_edge(f, si);
 	}
+	sim_its_mark(&s);
 	sim_mark_free(&s);   /* (reads reg_only; adds the if/else statements' slots) */
 	win_hazards(&s);   /* (reads the runs mark_diamonds joined) */
 	mark_hoist_past(&s);

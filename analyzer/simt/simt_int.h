@@ -246,6 +246,8 @@ struct sim_insn {
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
 	bool ct_rare;      /* fixup, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
+	bool spin_edge;    /* the back edge of a loop that waits on memory other threads write:
+	                    * an independent-thread-scheduling yield point (simt_its.c) */
 	bool carry;        /* reads or writes the carry flag (.cc; addc, subc, madc): simt_exec.c's exec_carry */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
@@ -368,7 +370,15 @@ struct sim_shmem {
 void sim_shmem_init(struct sim_shmem *m, uint64_t n);
 void sim_shmem_free(struct sim_shmem *m);
 
-struct sim_frame { uint32_t pc, rpc, mask; };
+/* A frame of a warp's reconvergence stack: its lanes run from pc until
+ * rpc, where they rejoin the frame below. fl: SIM_FR_* (simt_its.c) */
+struct sim_frame { uint32_t pc, rpc, mask; uint8_t fl; };
+/* split off by an independent-thread-scheduling yield: lanes that run
+ * ahead of the rest of their frame (simt_its.c) */
+#define SIM_FR_AHEAD 1u
+/* such lanes waiting at pc for the rest of the warp (below the frame that
+ * brings the rest there, which takes them in when it reaches pc) */
+#define SIM_FR_PARKED 2u
 
 static inline uint64_t slot_hash(uint64_t key)
 {
@@ -483,6 +493,7 @@ struct sim_warp {
 	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
 	uint32_t nstk, capstk;
 	struct sim_frame *stk;
+	uint32_t its_frames;      /* frames with SIM_FR_* flags (simt_its.c): while any, no lookahead */
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t early_unlock;
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
@@ -578,6 +589,7 @@ struct sim {
 	uint32_t cc_slot;
 	uint32_t *block_start;    /* block -> first instruction */
 	struct sim_warp *w; uint32_t nwarps;
+	bool its;                 /* independent thread scheduling (compute capability 7.0 and newer): simt_its.c */
 	uint32_t nsched;          /* warp schedulers (the arch's subpartitions, 1 to 4): warp i is scheduler i % nsched's */
 	uint32_t block[3], nthreads;
 	uint64_t *param_val; bool *param_known;   /* per parameter */
@@ -743,6 +755,19 @@ void sim_cp_land_all(struct sim *s, struct sim_warp *w, uint32_t mask);
  * known addresses). */
 void sim_copy_cost(struct sim *s, struct sim_warp *w, uint32_t pc, const int64_t *addrs, uint32_t known,
                    uint32_t size, double *lat, double *occ);
+
+/* ---- simt_its.c: independent thread scheduling (compute capability 7.0
+ * and newer) on the reconvergence stack ---- */
+/* Marks the back edges of loops that wait on memory (sim_insn.spin_edge). */
+void sim_its_mark(struct sim *s);
+/* w's top frame took spin edge pc and goes round its loop again: when
+ * other lanes of the warp can run, the stack changes so that they do
+ * (true; the caller settles the stack and charges the switch). */
+bool sim_its_yield(struct sim *s, struct sim_warp *w);
+/* With flagged frames on w's stack: the top frame takes in parked lanes
+ * waiting at its pc, or parks when it runs ahead into an instruction that
+ * needs lanes it does not have (true when the stack changed). */
+bool sim_its_settle(struct sim *s, struct sim_warp *w);
 
 /* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
 void sim_mark_free(struct sim *s);

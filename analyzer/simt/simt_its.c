@@ -1,0 +1,313 @@
+/* simt_its.c: independent thread scheduling (compute capability 7.0 and
+ * newer) on the simulator's reconvergence stack.
+ *
+ * The stack runs one path of a diverged warp until it reaches its
+ * reconvergence point, as a pre-Volta GPU does. Where a path waits for
+ * another lane of its own warp (a spin lock, a flag one lane publishes)
+ * that never ends: the lanes it waits for run only after it. Since Volta
+ * each thread has its own program counter and the GPU may "yield
+ * execution at a per-thread granularity ... to allow one thread to wait
+ * for data to be produced by another" (CUDA C++ Programming Guide,
+ * "Independent Thread Scheduling", compute capability 7.x). ptxas marks
+ * where: a YIELD instruction in each loop whose exit waits on memory
+ * (bench/gpu/simt/its_probe.cu's SASS: the spin loops of atomicCAS and of
+ * volatile loads; no counted loop of the committed fixtures has one), and
+ * the H100 and H200 complete every such probe kernel at every block size.
+ *
+ * The model keeps the stack and adds what a yield does, at the back edge
+ * of such a loop (sim_insn.spin_edge) when the path goes round again and
+ * lanes of its warp outside it could run:
+ * - a path still to run below it (a sibling, or another path a yield made)
+ *   takes its place on top, and it goes below that one;
+ * - else the lanes waiting at its reconvergence point (the frame below,
+ *   parked there) run ahead of it: they leave that frame for a new one on
+ *   top (SIM_FR_AHEAD), from that point on to the frame's own.
+ * Lanes running ahead stop where they need the rest of the warp (a block
+ * barrier, bar.warp.sync, a .sync warp-wide operation whose membermask
+ * names lanes they do not have): they park there (SIM_FR_PARKED) below
+ * the frame they left, which takes them in when it reaches that
+ * instruction (sim_its_settle). While any frame of a warp carries a flag,
+ * its lookahead is off (simt.c): the instructions it issues early belong
+ * to the lanes of one frame. Timing: a yield costs the switch of paths
+ * (latency.path_switch), as a path that ends does. Pre-Volta targets keep
+ * the plain stack (such a loop never ends: the run stops at its budget). */
+#include <string.h>
+
+#include "simt_int.h"
+
+/* ---- which loops wait on memory ---- */
+
+/* A read whose value another thread may change while the loop runs: an
+ * atomic with a result, a volatile, relaxed or acquire load, a mbarrier
+ * test (PTX ISA, "Memory Consistency Model": the loads ptxas may not keep
+ * in a register from one iteration to the next). */
+static bool waits_on_memory(const struct sim_insn *c)
+{
+	const struct px_insn *in = c->in;
+	if ((c->flags & PX_OPF_ATOMIC) && c->ndefs)
+		return true;
+	if (!(c->flags & PX_OPF_LOAD) || (c->flags & PX_OPF_STORE) || !c->ndefs)
+		return false;
+	return sim_has_mod(in, ".volatile") || sim_has_mod(in, ".relaxed") || sim_has_mod(in, ".acquire");
+}
+
+/* Whether a register of want (true) gets its value, within loop l, from
+ * such a read: through the loop's instructions that write a wanted
+ * register, whose sources are wanted in turn (want is changed). */
+static bool from_memory(const struct sim *s, const struct px_loop *lp, bool *want)
+{
+	const struct px_func *f = s->f;
+	for (bool more = true; more;) {
+		more = false;
+		for (uint32_t k = 0; k < lp->nblocks; k++) {
+			const struct px_block *b = &f->blocks[lp->blocks[k]];
+			for (uint32_t i = b->first; i < b->end; i++) {
+				const struct sim_insn *c = &s->ins[i];
+				bool feeds = false;
+				for (uint32_t d = 0; d < c->ndefs && !feeds; d++)
+					feeds = want[c->defs[d]];
+				if (!feeds)
+					continue;
+				if (waits_on_memory(c))
+					return true;
+				for (uint32_t u = 0; u < c->nuses; u++)
+					if (!want[c->uses[u]]) {
+						want[c->uses[u]] = true;
+						more = true;
+					}
+			}
+		}
+	}
+	return false;
+}
+
+/* Whether branch c (in loop lp) leaves the loop when taken or not. */
+static bool exits(const struct sim *s, const struct px_loop *lp, const struct sim_insn *c)
+{
+	const struct px_func *f = s->f;
+	uint32_t i = (uint32_t)(c - s->ins);
+	bool out = c->target == UINT32_MAX || !sim_loop_has_block(lp, f->insns[c->target].block);
+	if (c->in->guard >= 0)
+		out |= i + 1 >= s->nins || !sim_loop_has_block(lp, f->insns[i + 1].block);
+	return out;
+}
+
+/* Whether back edge c of loop lp goes round while memory says so: its
+ * predicate (a conditional one), else the predicate of a branch that
+ * leaves the loop, comes from a read of memory other threads write. */
+static bool spin_edge(const struct sim *s, const struct px_loop *lp, const struct sim_insn *c, bool *want)
+{
+	const struct px_func *f = s->f;
+	memset(want, 0, (s->nslots + 1) * sizeof *want);
+	if (c->in->guard >= 0) {
+		for (uint32_t u = 0; u < c->nuses; u++)
+			want[c->uses[u]] = true;
+		return from_memory(s, lp, want);
+	}
+	for (uint32_t k = 0; k < lp->nblocks; k++) {
+		const struct px_block *b = &f->blocks[lp->blocks[k]];
+		if (b->end <= b->first)
+			continue;
+		const struct sim_insn *e = &s->ins[b->end - 1];
+		if ((e->flags & PX_OPF_BRANCH) && e->in->guard >= 0 && exits(s, lp, e))
+			for (uint32_t u = 0; u < e->nuses; u++)
+				want[e->uses[u]] = true;
+	}
+	return from_memory(s, lp, want);
+}
+
+void sim_its_mark(struct sim *s)
+{
+	const struct px_func *f = s->f;
+	if (!s->its || !f->nloops)
+		return;
+	bool *want = xmalloc((s->nslots + 1) * sizeof *want);
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		const struct px_loop *lp = &f->loops[l];
+		uint32_t head = f->blocks[lp->header].first;
+		for (uint32_t k = 0; k < lp->nlatches; k++) {
+			const struct px_block *b = &f->blocks[lp->latches[k]];
+			if (b->end <= b->first)
+				continue;
+			struct sim_insn *c = &s->ins[b->end - 1];
+			if ((c->flags & PX_OPF_BRANCH) && c->target == head && spin_edge(s, lp, c, want))
+				c->spin_edge = true;
+		}
+	}
+	free(want);
+}
+
+/* ---- the stack ---- */
+
+static uint32_t live(const struct sim_warp *w)
+{
+	return w->exists & ~w->exited;
+}
+
+static void set_fl(struct sim_warp *w, struct sim_frame *fr, uint8_t fl)
+{
+	w->its_frames += (fl != 0) - (fr->fl != 0);
+	fr->fl = fl;
+}
+
+/* Removes frame i, the frames above it moving down. */
+static struct sim_frame take(struct sim_warp *w, uint32_t i)
+{
+	struct sim_frame fr = w->stk[i];
+	memmove(&w->stk[i], &w->stk[i + 1], (w->nstk - i - 1) * sizeof *w->stk);
+	w->nstk--;
+	return fr;
+}
+
+/* Puts fr at index i, the frames from i on moving up (room: the caller
+ * took a frame out). */
+static void put(struct sim_warp *w, uint32_t i, struct sim_frame fr)
+{
+	memmove(&w->stk[i + 1], &w->stk[i], (w->nstk - i) * sizeof *w->stk);
+	w->stk[i] = fr;
+	w->nstk++;
+}
+
+/* The frame below the top that a frame split off from (frames from it up
+ * to the top's lost its lanes): the first, not parked, with its rpc. */
+static int32_t home(const struct sim_warp *w, const struct sim_frame *t)
+{
+	int32_t i = (int32_t)w->nstk - 2;
+	while (i >= 0 && ((w->stk[i].fl & SIM_FR_PARKED) || w->stk[i].rpc != t->rpc))
+		i--;
+	return i;
+}
+
+/* The top frame, split off from frame h, parks at its pc: below h, or
+ * with lanes parked there already. */
+static void park(struct sim_warp *w, int32_t h)
+{
+	struct sim_frame fr = take(w, w->nstk - 1);
+	w->its_frames -= fr.fl != 0;
+	struct sim_frame *below = h > 0 ? &w->stk[h - 1] : NULL;
+	if (below && (below->fl & SIM_FR_PARKED) && below->pc == fr.pc && below->rpc == fr.rpc) {
+		below->mask |= fr.mask;
+		return;
+	}
+	fr.fl = SIM_FR_PARKED;
+	w->its_frames++;
+	put(w, (uint32_t)h, fr);
+}
+
+bool sim_its_yield(struct sim *s, struct sim_warp *w)
+{
+	(void)s;
+	if (w->nstk < 2)
+		return false;
+	struct sim_frame *t = &w->stk[w->nstk - 1];
+	if (!(live(w) & ~t->mask))
+		return false;
+	if (t->fl & SIM_FR_AHEAD) {
+		/* lanes that ran ahead wait in a loop of their own: they park
+		 * there, for the lanes they left to come */
+		int32_t h = home(w, t);
+		if (h < 0)
+			return false;
+		park(w, h);
+		return true;
+	}
+	struct sim_frame *b = &w->stk[w->nstk - 2];
+	if (b->fl)
+		return false;
+	if (b->rpc == t->rpc && b->pc != t->rpc) {
+		/* a path still to run, which rejoins where this one does: it
+		 * goes first */
+		struct sim_frame x = *t;
+		*t = *b;
+		*b = x;
+		return true;
+	}
+	if (b->pc != t->rpc)
+		return false;
+	/* b holds t's lanes until they reach its pc, where its others wait:
+	 * these go on from there in the frame that takes them on (b, or,
+	 * below a b whose pc is its rpc, a frame that only waits for its
+	 * paths to end, the first that holds them and does not) */
+	uint32_t p = b->mask & ~t->mask & live(w);
+	if (!p)
+		return false;
+	int32_t i = (int32_t)w->nstk - 2;
+	while (i >= 0 && (!(w->stk[i].mask & p) || w->stk[i].pc == w->stk[i].rpc))
+		i--;
+	if (i < 0 || w->stk[i].pc != b->pc || w->stk[i].fl)
+		return false;
+	struct sim_frame n = {b->pc, w->stk[i].rpc, p, 0};
+	for (uint32_t j = (uint32_t)i; j < w->nstk - 1; j++)
+		w->stk[j].mask &= ~p;
+	struct sim_frame *fr = PX_VEC_PUSH(w->stk, w->nstk, w->capstk);
+	*fr = n;
+	set_fl(w, fr, SIM_FR_AHEAD);
+	return true;
+}
+
+/* The lanes instruction pc needs besides the ones that run it: a block
+ * barrier all of the warp's, bar.warp.sync and the .sync warp-wide
+ * operations those their membermask names (all when it is not an
+ * immediate). */
+static uint32_t needs(const struct sim *s, const struct sim_warp *w, uint32_t pc)
+{
+	if (pc >= s->nins)
+		return 0;
+	const struct sim_insn *c = &s->ins[pc];
+	const struct px_insn *in = c->in;
+	if (c->block_bar)
+		return live(w);
+	bool warp_sync = ((in->op == PX_OP_BAR || in->op == PX_OP_BARRIER) && (in->mods & PX_MOD_WARP)) ||
+	                 ((c->flags & PX_OPF_WARP) && (in->mods & PX_MOD_SYNC));
+	if (!warp_sync)
+		return 0;
+	const struct sim_opnd *mo = c->nop ? &c->op[c->nop - 1] : NULL;
+	uint32_t m = mo && mo->kind == PX_OPND_IMM ? (uint32_t)mo->imm : UINT32_MAX;
+	return m & live(w);
+}
+
+bool sim_its_settle(struct sim *s, struct sim_warp *w)
+{
+	if (!w->nstk)
+		return false;
+	struct sim_frame *t = &w->stk[w->nstk - 1];
+	/* parked lanes on top: what they waited for left the frame they are
+	 * in another way: they go on alone */
+	if (t->fl & SIM_FR_PARKED) {
+		set_fl(w, t, 0);
+		return false;
+	}
+	if (w->nstk < 2)
+		return false;
+	struct sim_frame *b = &w->stk[w->nstk - 2];
+	/* lanes parked where the top is, for it: they join it */
+	if ((b->fl & SIM_FR_PARKED) && b->pc == t->pc && b->rpc == t->rpc) {
+		uint32_t m = b->mask;
+		set_fl(w, b, 0);
+		struct sim_frame top = take(w, w->nstk - 1);
+		top.mask |= m;
+		w->stk[w->nstk - 1] = top;
+		return true;
+	}
+	if (!(t->fl & SIM_FR_AHEAD))
+		return false;
+	int32_t h = home(w, t);
+	/* lanes that ran ahead and came round to where the frame they left
+	 * waits (a spin loop's head): back in it, as if they had never left */
+	if (h >= 0 && !b->fl && b->pc == t->pc) {
+		for (uint32_t j = (uint32_t)h; j < w->nstk - 1; j++)
+			w->stk[j].mask |= t->mask;
+		w->its_frames--;
+		w->nstk--;
+		return true;
+	}
+	/* ... or into what needs the lanes they left: they park there */
+	if (!(needs(s, w, t->pc) & ~t->mask))
+		return false;
+	if (h < 0) {
+		set_fl(w, t, 0);   /* (no frame to wait for: alone) */
+		return false;
+	}
+	park(w, h);
+	return true;
+}
