@@ -232,6 +232,8 @@ int cmd_simt(int argc, char **argv)
 		if (!a && arch) {
 			px_diag_add(&diags, PX_ERROR, file, 0, 0, NULL, "--arch %s: no such table (see ptxray arch list)", arch);
 		} else {
+			if (a)
+				opt.cc_major = a->major;   /* (its control flow, whichever table times it) */
 			if (!a || !a->nlatency)
 				a = px_archset_find(archs, "sm_90");
 			opt.arch = a;

@@ -301,6 +301,7 @@ static bool setup(struct sim *s, struct px_diags *diags, const char *path)
 
 static void free_sim(struct sim *s)
 {
+	sim_its_free(s);
 	sim_mbar_free(s);
 	for (uint32_t i = 0; i < s->nwarps; i++) {
 		struct sim_warp *w = &s->w[i];
@@ -2447,7 +2448,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	out->kernel = xstrndup(f->name.p, f->name.n);
 	snprintf(out->arch, sizeof out->arch, "%s", opt->arch->name);
 	out->l2_warm = opt->l2_warm;
-	s.its = opt->arch->major >= 7;
+	s.its = (opt->cc_major ? opt->cc_major : opt->arch->major) >= 7;
 	out->model = s.its ? "SIMT stack, reconvergence at immediate post-dominators, with independent thread "
 	                     "scheduling (compute capability 7.0+): a path that spins on memory yields to the other "
 	                     "lanes of its warp; warp-synchronous code is checked against independent thread scheduling"

@@ -66,6 +66,9 @@ struct px_simt_options {
 	bool l2_warm;                 /* the data is in the L2 (earlier launches touched it): a line's
 	                               * first touch hits the L2 instead of going to DRAM */
 	const struct px_arch *arch;   /* timing table; required */
+	uint32_t cc_major;            /* compute capability the block runs on, when not the timing
+	                               * table's (a target without a latency table): 7 and newer
+	                               * schedule threads independently (simt_its.c); 0 = arch's */
 	/* the names of the `.file` entries by number (file_names[i], i < nfile_names;
 	 * NULL entries unknown), for a module whose `.file` directives the parser
 	 * has not reached yet (nvcc writes them at the end; lint simulates each

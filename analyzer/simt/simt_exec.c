@@ -1762,26 +1762,26 @@ static bool shared_access(struct sim *s, struct sim_warp *w, uint32_t pc, uint32
 		uint8_t need = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
 		uint8_t wb = m->wbytes[wd], rb = m->rbytes[wd];
 		struct px_simt_violation *v = NULL;
-		if (wtid >= 0 && (uint32_t)wtid != t && m->wepoch[wd] == s->epoch && !ordered_w &&
+		if (wtid >= 0 && (uint32_t)wtid != t && m->wepoch[wd] == s->epoch && !ordered_w && !s->ins[pc].poll &&
 		    !(atomic && m->watomic[wd]) && (wb & need) && !(m->wclk && sim_hb_ordered(s, t, wtid, m->wclk[wd]))) {
 			v = sim_violation(s, same_warp_w ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc, (uint32_t)wtid, t,
 			              "thread %s %s shared byte offset %llu at %s; thread %s %s it at %s, "
 			              "no barrier between%s%s", sim_thread(s, (uint32_t)wtid, t0),
 			              m->watomic[wd] ? "updates" : "writes", (unsigned long long)wd * 4,
 			              sim_where(s, wpc, l0), sim_thread(s, t, t1), op, sim_where(s, pc, l1),
-			              s->vc ? " and no mbarrier wait orders them" : "",
+			              sim_order_means(s),
 			              same_warp_w ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
 			if (v)
 				v->other_line = s->ins[wpc].in->line;
 		}
 		if (write && sword_unordered(&now, t, rtid, m->repoch[wd], m->rsync[wd]) && (rb & need) &&
-		    !(m->rclk && sim_hb_ordered(s, t, rtid, m->rclk[wd]))) {
+		    !(rpc < s->nins && s->ins[rpc].poll) && !(m->rclk && sim_hb_ordered(s, t, rtid, m->rclk[wd]))) {
 			v = sim_violation(s, (uint32_t)rtid / 32 == w->id ? SIM_SAME_WARP_RACE : PX_V_SHARED_RACE, pc,
 			                  (uint32_t)rtid, t,
 			              "thread %s reads shared byte offset %llu at %s; thread %s %s it at %s, "
 			              "no barrier between%s%s", sim_thread(s, (uint32_t)rtid, t0),
 			              (unsigned long long)wd * 4, sim_where(s, rpc, l0), sim_thread(s, t, t1), op,
-			              sim_where(s, pc, l1), s->vc ? " and no mbarrier wait orders them" : "",
+			              sim_where(s, pc, l1), sim_order_means(s),
 			              (uint32_t)rtid / 32 == w->id
 			              ? " (same warp: needs __syncwarp() under independent thread scheduling)" : "");
 			if (v)
@@ -4235,10 +4235,14 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 		return 0;
 	switch (si->ek) {
 	case EK_MEM:
+		if (si->sync_mem)
+			sim_its_acquire(s, w, pc, mask);
 		if (si->memo->word)
 			exec_word(s, w, pc, mask, lat, occ);
 		else
 			exec_mem(s, w, pc, mask, lat, occ);
+		if (si->sync_mem)
+			sim_its_release(s, w, pc, mask);
 		return 0;
 	case EK_WARP:
 		exec_warp(s, w, pc, mask);

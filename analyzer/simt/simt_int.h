@@ -246,6 +246,11 @@ struct sim_insn {
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
 	bool ct_rare;      /* fixup, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
+	bool sync_mem;     /* a strong shared access (atomic, volatile, relaxed, acquire, release) in a
+	                    * kernel with spin_edges: it orders other threads' accesses (simt_its.c) */
+	bool poll;         /* a read whose value decides whether a spin_edge goes round again: it
+	                    * races with no write (the loop reads again until it sees the one
+	                    * it waits for: simt_its.c) */
 	bool spin_edge;    /* the back edge of a loop that waits on memory other threads write:
 	                    * an independent-thread-scheduling yield point (simt_its.c) */
 	bool carry;        /* reads or writes the carry flag (.cc; addc, subc, madc): simt_exec.c's exec_carry */
@@ -590,6 +595,10 @@ struct sim {
 	uint32_t *block_start;    /* block -> first instruction */
 	struct sim_warp *w; uint32_t nwarps;
 	bool its;                 /* independent thread scheduling (compute capability 7.0 and newer): simt_its.c */
+	/* the shared words strong writes released clocks into (with s->vc;
+	 * simt_its.c's sync words): their byte offsets and clocks */
+	struct sim_sync { uint64_t off; uint32_t *vc; } *sync; uint32_t nsync, capsync;
+	bool its_sync;            /* sim_insn.sync_mem marked (the kernel has a spin_edge) */
 	uint32_t nsched;          /* warp schedulers (the arch's subpartitions, 1 to 4): warp i is scheduler i % nsched's */
 	uint32_t block[3], nthreads;
 	uint64_t *param_val; bool *param_known;   /* per parameter */
@@ -768,6 +777,16 @@ bool sim_its_yield(struct sim *s, struct sim_warp *w);
  * waiting at its pc, or parks when it runs ahead into an instruction that
  * needs lanes it does not have (true when the stack changed). */
 bool sim_its_settle(struct sim *s, struct sim_warp *w);
+/* A strong shared access (sim_insn.sync_mem) by the lanes of mask:
+ * before it runs, those that read take the clocks of the word's releases
+ * (acquire); after, those that wrote release theirs into the word (a
+ * compare-and-swap only where it swapped). */
+void sim_its_acquire(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask);
+void sim_its_release(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask);
+void sim_its_free(struct sim *s);
+/* What else than a barrier could have ordered two shared accesses, for a
+ * shared-race's message: "" when nothing (no mbarrier, no spin loop). */
+const char *sim_order_means(const struct sim *s);
 
 /* simt_fuse.c: marks the instructions ptxas folds, fuses or hoists */
 void sim_mark_free(struct sim *s);

@@ -54,22 +54,26 @@ static bool waits_on_memory(const struct sim_insn *c)
 /* Whether a register of want (true) gets its value, within loop l, from
  * such a read: through the loop's instructions that write a wanted
  * register, whose sources are wanted in turn (want is changed). */
-static bool from_memory(const struct sim *s, const struct px_loop *lp, bool *want)
+static bool from_memory(struct sim *s, const struct px_loop *lp, bool *want)
 {
 	const struct px_func *f = s->f;
+	bool found = false;
 	for (bool more = true; more;) {
 		more = false;
 		for (uint32_t k = 0; k < lp->nblocks; k++) {
 			const struct px_block *b = &f->blocks[lp->blocks[k]];
 			for (uint32_t i = b->first; i < b->end; i++) {
-				const struct sim_insn *c = &s->ins[i];
+				struct sim_insn *c = &s->ins[i];
 				bool feeds = false;
 				for (uint32_t d = 0; d < c->ndefs && !feeds; d++)
 					feeds = want[c->defs[d]];
 				if (!feeds)
 					continue;
-				if (waits_on_memory(c))
-					return true;
+				if (waits_on_memory(c)) {
+					c->poll = true;   /* (the loop polls with it) */
+					found = true;
+					continue;
+				}
 				for (uint32_t u = 0; u < c->nuses; u++)
 					if (!want[c->uses[u]]) {
 						want[c->uses[u]] = true;
@@ -78,7 +82,7 @@ static bool from_memory(const struct sim *s, const struct px_loop *lp, bool *wan
 			}
 		}
 	}
-	return false;
+	return found;
 }
 
 /* Whether branch c (in loop lp) leaves the loop when taken or not. */
@@ -95,7 +99,7 @@ static bool exits(const struct sim *s, const struct px_loop *lp, const struct si
 /* Whether back edge c of loop lp goes round while memory says so: its
  * predicate (a conditional one), else the predicate of a branch that
  * leaves the loop, comes from a read of memory other threads write. */
-static bool spin_edge(const struct sim *s, const struct px_loop *lp, const struct sim_insn *c, bool *want)
+static bool spin_edge(struct sim *s, const struct px_loop *lp, const struct sim_insn *c, bool *want)
 {
 	const struct px_func *f = s->f;
 	memset(want, 0, (s->nslots + 1) * sizeof *want);
@@ -114,6 +118,20 @@ static bool spin_edge(const struct sim *s, const struct px_loop *lp, const struc
 				want[e->uses[u]] = true;
 	}
 	return from_memory(s, lp, want);
+}
+
+/* A strong memory operation (PTX ISA, "Memory Consistency Model",
+ * "Operation types": atomics, and loads and stores with .relaxed,
+ * .acquire, .release or .volatile, which has .relaxed.sys's semantics). */
+static bool strong(const struct sim_insn *c)
+{
+	const struct px_insn *in = c->in;
+	if (c->flags & PX_OPF_ATOMIC)
+		return true;
+	if (!(c->flags & (PX_OPF_LOAD | PX_OPF_STORE)))
+		return false;
+	return sim_has_mod(in, ".volatile") || sim_has_mod(in, ".relaxed") || sim_has_mod(in, ".acquire") ||
+	       sim_has_mod(in, ".release");
 }
 
 void sim_its_mark(struct sim *s)
@@ -135,6 +153,18 @@ void sim_its_mark(struct sim *s)
 		}
 	}
 	free(want);
+	/* a kernel that waits on memory synchronises through it: its strong
+	 * shared accesses order the threads' other accesses (sync words) */
+	bool spins = false;
+	for (uint32_t i = 0; i < s->nins; i++)
+		spins |= s->ins[i].spin_edge;
+	s->its_sync = spins;
+	for (uint32_t i = 0; spins && i < s->nins; i++) {
+		struct sim_insn *c = &s->ins[i];
+		unsigned sp = c->in->space;
+		c->sync_mem = c->ek == EK_MEM && strong(c) && (sp == PX_SPACE_NONE || sp == PX_SPACE_SHARED ||
+		                                                sp == PX_SPACE_SHARED_CTA);
+	}
 }
 
 /* ---- the stack ---- */
@@ -310,4 +340,112 @@ bool sim_its_settle(struct sim *s, struct sim_warp *w)
 	}
 	park(w, h);
 	return true;
+}
+
+/* ---- synchronisation through memory ----
+ * Code that waits on memory orders its threads through it: a lock's
+ * holder writes the data and releases the lock, the next holder takes the
+ * lock and reads the data; a flag published with a store is read by the
+ * threads that wait for it. In the PTX memory model a release pattern (a
+ * fence, then a strong write; or a .release) observed by an acquire
+ * pattern (a strong read, then a fence; or an .acquire) orders what came
+ * before the one with what comes after the other ("Memory Consistency
+ * Model": "Release and Acquire Patterns", "Causality Order"). The
+ * simulator keeps it with the threads' vector clocks (sim.vc, which
+ * simt_mbar.c keeps for mbarriers): a strong shared write releases the
+ * thread's clocks into its word's, a strong read takes the word's. It asks
+ * for no fence, as CUDA's locks and flags commonly have none on one side
+ * (its_probe.cu's locks fence before the release only): a finding that
+ * needs one is not made. A compare-and-swap that did not swap writes
+ * nothing, and releases nothing. Without spin loops no instruction is
+ * marked (sim_insn.sync_mem) and the table stays empty. */
+
+/* Most sync words kept (a lock table's worth): past it, releases into new
+ * words are not kept, and accesses they would order may be reported. */
+#define SIM_SYNC_MAX 4096
+
+static uint32_t *sync_clocks(struct sim *s, uint64_t off, bool create)
+{
+	for (uint32_t i = 0; i < s->nsync; i++)
+		if (s->sync[i].off == off)
+			return s->sync[i].vc;
+	if (!create || s->nsync >= SIM_SYNC_MAX)
+		return NULL;
+	struct sim_sync *y = PX_VEC_PUSH(s->sync, s->nsync, s->capsync);
+	y->off = off;
+	y->vc = xcalloc(s->nvc, sizeof *y->vc);
+	return y->vc;
+}
+
+/* The address operand of memory instruction c: a store's or reduction's
+ * first, else its second. */
+static const struct sim_opnd *address(const struct sim_insn *c)
+{
+	bool st = (c->flags & PX_OPF_STORE) && !c->ndefs;
+	return c->nop > (st ? 0 : 1) ? &c->op[st ? 0 : 1] : NULL;
+}
+
+void sim_its_acquire(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask)
+{
+	const struct sim_insn *c = &s->ins[pc];
+	const struct sim_opnd *o = address(c);
+	if (!s->vc || !o || !(c->flags & (PX_OPF_LOAD | PX_OPF_ATOMIC)) || !c->ndefs)
+		return;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t lane = (uint32_t)__builtin_ctz(m), t = w->id * 32 + lane;
+		uint64_t off;
+		const uint32_t *y;
+		if (t >= s->nvc || !sim_lane_shared(s, w, o, c->in->space, lane, &off) ||
+		    !(y = sync_clocks(s, off & ~3ull, false)))
+			continue;
+		uint32_t *v = &s->vc[(size_t)t * s->nvc];
+		for (uint32_t u = 0; u < s->nvc; u++)
+			v[u] = y[u] > v[u] ? y[u] : v[u];
+	}
+}
+
+void sim_its_release(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask)
+{
+	const struct sim_insn *c = &s->ins[pc];
+	const struct sim_opnd *o = address(c);
+	if (!s->vc || !o || !(c->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)))
+		return;
+	bool cas = (c->flags & PX_OPF_ATOMIC) && (c->mw & MW(CAS)) && c->nop >= 4;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t lane = (uint32_t)__builtin_ctz(m), t = w->id * 32 + lane;
+		uint64_t off;
+		if (t >= s->nvc || !sim_lane_shared(s, w, o, c->in->space, lane, &off))
+			continue;
+		if (cas) {   /* (the old value against the compare operand) */
+			bool u0 = false, u1 = false;
+			uint64_t old = sim_lane_val(s, w, &c->op[0], lane, &u0);
+			uint64_t cmp = sim_lane_val(s, w, &c->op[2], lane, &u1);
+			uint64_t mk = c->tbits >= 64 ? ~0ull : (1ull << c->tbits) - 1;
+			if (u0 || u1 || ((old ^ cmp) & mk))
+				continue;
+		}
+		uint32_t *y = sync_clocks(s, off & ~3ull, true);
+		if (!y)
+			continue;
+		uint32_t *v = &s->vc[(size_t)t * s->nvc];
+		for (uint32_t u = 0; u < s->nvc; u++)
+			y[u] = v[u] > y[u] ? v[u] : y[u];
+		v[t]++;
+	}
+}
+
+const char *sim_order_means(const struct sim *s)
+{
+	if (s->its_sync)
+		return s->nmbar ? " and no mbarrier wait, lock or flag orders them" : " and no lock or flag orders them";
+	return s->vc ? " and no mbarrier wait orders them" : "";
+}
+
+void sim_its_free(struct sim *s)
+{
+	for (uint32_t i = 0; i < s->nsync; i++)
+		free(s->sync[i].vc);
+	free(s->sync);
+	s->sync = NULL;
+	s->nsync = s->capsync = 0;
 }

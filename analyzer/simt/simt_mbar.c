@@ -132,7 +132,7 @@ void sim_mbar_setup(struct sim *s)
 {
 	bool any = false;
 	for (uint32_t i = 0; i < s->nins; i++)
-		any |= s->ins[i].mbar != MB_NONE;
+		any |= s->ins[i].mbar != MB_NONE || s->ins[i].sync_mem;   /* (simt_its.c's sync words too) */
 	if (!any || !s->nwarps)
 		return;
 	uint32_t n = s->nwarps * 32;
