@@ -1258,7 +1258,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 timing:
 	/* a path that goes round a loop waiting on memory yields to the
 	 * warp's other lanes (simt_its.c), at the cost of a switch */
-	if (si->spin_edge && w->nstk && w->stk[w->nstk - 1].pc == si->target && sim_its_yield(s, w)) {
+	if (si->spin_edge && w->nstk && w->stk[w->nstk - 1].pc == si->target && sim_its_yield(s, w, pc)) {
 		w->win.valid = false;
 		uint64_t r = s->cycle + s->path_switch;
 		if (r > w->resume) {

@@ -499,6 +499,10 @@ struct sim_warp {
 	uint32_t nstk, capstk;
 	struct sim_frame *stk;
 	uint32_t its_frames;      /* frames with SIM_FR_* flags (simt_its.c): while any, no lookahead */
+	/* pre-Volta (simt_its.c's stuck): the spin edge its top frame took
+	 * last while others waited, that frame's mask and depth, the times in
+	 * a row */
+	uint32_t spin_pc, spin_mask, spin_depth, spins;
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t early_unlock;
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
@@ -771,8 +775,10 @@ void sim_copy_cost(struct sim *s, struct sim_warp *w, uint32_t pc, const int64_t
 void sim_its_mark(struct sim *s);
 /* w's top frame took spin edge pc and goes round its loop again: when
  * other lanes of the warp can run, the stack changes so that they do
- * (true; the caller settles the stack and charges the switch). */
-bool sim_its_yield(struct sim *s, struct sim_warp *w);
+ * (true; the caller settles the stack and charges the switch). Pre-Volta
+ * (sim.its false) it never does, and a frame that goes round too long
+ * while others wait is a deadlock. */
+bool sim_its_yield(struct sim *s, struct sim_warp *w, uint32_t pc);
 /* With flagged frames on w's stack: the top frame takes in parked lanes
  * waiting at its pc, or parks when it runs ahead into an instruction that
  * needs lanes it does not have (true when the stack changed). */

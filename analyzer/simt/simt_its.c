@@ -137,7 +137,7 @@ static bool strong(const struct sim_insn *c)
 void sim_its_mark(struct sim *s)
 {
 	const struct px_func *f = s->f;
-	if (!s->its || !f->nloops)
+	if (!f->nloops)
 		return;
 	bool *want = xmalloc((s->nslots + 1) * sizeof *want);
 	for (uint32_t l = 0; l < f->nloops; l++) {
@@ -224,14 +224,52 @@ static void park(struct sim_warp *w, int32_t h)
 	put(w, (uint32_t)h, fr);
 }
 
-bool sim_its_yield(struct sim *s, struct sim_warp *w)
+/* Pre-Volta: spins of one path of a warp in a row while other lanes of
+ * its warp wait (below it on the stack) before it is taken for one that
+ * never ends: a lock or flag another warp holds is given back long before
+ * (its_probe.cu's locks hand over in under 3,000 cycles at 32 warps) */
+#define SIM_SPINS_STUCK 100000
+
+/* Pre-Volta (no yields): w's top frame took spin edge pc while lanes of
+ * its warp wait below it. The same frame going round SIM_SPINS_STUCK times
+ * is a deadlock: it may be waiting for them, and they cannot run before it
+ * reconverges (the run stops). */
+static void stuck(struct sim *s, struct sim_warp *w, uint32_t pc)
 {
-	(void)s;
+	const struct sim_frame *t = &w->stk[w->nstk - 1];
+	if (w->spin_pc != pc || w->spin_mask != t->mask || w->spin_depth != w->nstk) {
+		w->spin_pc = pc;
+		w->spin_mask = t->mask;
+		w->spin_depth = w->nstk;
+		w->spins = 0;
+	}
+	if (++w->spins < SIM_SPINS_STUCK)
+		return;
+	uint32_t others = live(w) & ~t->mask;
+	uint32_t t0 = w->id * 32 + (uint32_t)__builtin_ctz(t->mask);
+	uint32_t t1 = w->id * 32 + (uint32_t)__builtin_ctz(others);
+	char n0[48], n1[48];
+	sim_violation(s, PX_V_DEADLOCK, pc, t0, t1,
+	              "thread %s goes round this loop %u times in a row, waiting on memory, while thread %s of "
+	              "its warp waits for it to reconverge: before compute capability 7.0 a warp runs one path "
+	              "until it reconverges, so a loop that waits for lanes of its own warp (a spin lock, a flag "
+	              "one lane sets) never ends (independent thread scheduling, sm_70 and newer, runs them)",
+	              sim_thread(s, t0, n0), SIM_SPINS_STUCK, sim_thread(s, t1, n1));
+	s->stop = true;
+	s->stop_reason = "deadlock";
+}
+
+bool sim_its_yield(struct sim *s, struct sim_warp *w, uint32_t pc)
+{
 	if (w->nstk < 2)
 		return false;
 	struct sim_frame *t = &w->stk[w->nstk - 1];
 	if (!(live(w) & ~t->mask))
 		return false;
+	if (!s->its) {
+		stuck(s, w, pc);
+		return false;
+	}
 	if (t->fl & SIM_FR_AHEAD) {
 		/* lanes that ran ahead wait in a loop of their own: they park
 		 * there, for the lanes they left to come */
