@@ -378,6 +378,7 @@ PROBES = [
     ('probes/sbase_probe.jsonl', 'probes/sbase_probe.sm_90.ptx', 'probe sbase'),
     ('probes/sbase2_probe.jsonl', 'probes/sbase2_probe.sm_90.ptx', 'probe sbase2'),
     ('probes/kloop_probe.jsonl', 'probes/kloop_probe.sm_90.ptx', 'probe kloop'),
+    ('probes/its_probe.jsonl', 'probes/its_probe.sm_90.ptx', 'probe its'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

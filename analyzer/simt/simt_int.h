@@ -601,7 +601,11 @@ struct sim {
 	bool its;                 /* independent thread scheduling (compute capability 7.0 and newer): simt_its.c */
 	/* the shared words strong writes released clocks into (with s->vc;
 	 * simt_its.c's sync words): their byte offsets and clocks */
-	struct sim_sync { uint64_t off; uint32_t *vc; } *sync; uint32_t nsync, capsync;
+	struct sim_sync { uint64_t off; uint32_t *vc; uint32_t ver; } *sync; uint32_t nsync, capsync;
+	/* per thread: the sync word (index + 1) and its release count (ver)
+	 * it took the clocks of last: a spinning thread takes them again only
+	 * when another release came */
+	uint32_t *acq_word, *acq_ver;
 	bool its_sync;            /* sim_insn.sync_mem marked (the kernel has a spin_edge) */
 	uint32_t nsched;          /* warp schedulers (the arch's subpartitions, 1 to 4): warp i is scheduler i % nsched's */
 	uint32_t block[3], nthreads;
