@@ -1258,14 +1258,18 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 timing:
 	/* a path that goes round a loop waiting on memory yields to the
 	 * warp's other lanes (simt_its.c), at the cost of a switch */
-	if (si->spin_edge && w->nstk && w->stk[w->nstk - 1].pc == si->target && sim_its_yield(s, w, pc)) {
-		w->win.valid = false;
-		uint64_t r = s->cycle + s->path_switch;
-		if (r > w->resume) {
-			w->resume = r;
-			w->resume_why = PX_STALL_BRANCH;
+	if (si->spin_edge) {
+		if (!w->nstk || w->stk[w->nstk - 1].pc != si->target) {
+			w->spins = 0;   /* (it left the loop: simt_its.c's stuck counts rounds in a row) */
+		} else if (sim_its_yield(s, w, pc)) {
+			w->win.valid = false;
+			uint64_t r = s->cycle + s->path_switch;
+			if (r > w->resume) {
+				w->resume = r;
+				w->resume_why = PX_STALL_BRANCH;
+			}
+			settle(s, w);
 		}
-		settle(s, w);
 	}
 	if (w->state == W_DONE)
 		check_barrier(s);

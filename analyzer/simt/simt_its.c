@@ -11,8 +11,10 @@
  * "Independent Thread Scheduling", compute capability 7.x). ptxas marks
  * where: a YIELD instruction in each loop whose exit waits on memory
  * (bench/gpu/simt/its_probe.cu's SASS: the spin loops of atomicCAS and of
- * volatile loads; no counted loop of the committed fixtures has one), and
- * the H100 and H200 complete every such probe kernel at every block size.
+ * volatile loads; elsewhere in the committed fixtures' SASS only
+ * mbarrier_probe's try_wait loops have one, which simt_mbar.c handles),
+ * and the H100 and H200 complete every such probe kernel at every block
+ * size.
  *
  * The model keeps the stack and adds what a yield does, at the back edge
  * of such a loop (sim_insn.spin_edge) when the path goes round again and
@@ -22,15 +24,21 @@
  * - else the lanes waiting at its reconvergence point (the frame below,
  *   parked there) run ahead of it: they leave that frame for a new one on
  *   top (SIM_FR_AHEAD), from that point on to the frame's own.
- * Lanes running ahead stop where they need the rest of the warp (a block
- * barrier, bar.warp.sync, a .sync warp-wide operation whose membermask
- * names lanes they do not have): they park there (SIM_FR_PARKED) below
- * the frame they left, which takes them in when it reaches that
- * instruction (sim_its_settle). While any frame of a warp carries a flag,
- * its lookahead is off (simt.c): the instructions it issues early belong
- * to the lanes of one frame. Timing: a yield costs the switch of paths
+ * Lanes running ahead go back into the frame they left when they come
+ * round to where it waits (the loop's head: a lock taken again), and
+ * stop where they need the rest of the warp (a block barrier,
+ * bar.warp.sync, a .sync warp-wide operation whose membermask names lanes
+ * they do not have): they park there (SIM_FR_PARKED) below the frame they
+ * left, which takes them in when it reaches that instruction
+ * (sim_its_settle). Lanes running ahead that spin themselves park where
+ * they spin. While any frame of a warp carries a flag, its lookahead is
+ * off (simt.c): the instructions it issues early belong to the lanes of
+ * one frame. Timing: a yield costs the switch of paths
  * (latency.path_switch), as a path that ends does. Pre-Volta targets keep
- * the plain stack (such a loop never ends: the run stops at its budget). */
+ * the plain stack, where such a loop that goes round while lanes of its
+ * warp wait for it is reported as a deadlock (stuck).
+ * The last part of the file: the order such code gives shared accesses
+ * (sync words). */
 #include <string.h>
 
 #include "simt_int.h"
@@ -38,9 +46,9 @@
 /* ---- which loops wait on memory ---- */
 
 /* A read whose value another thread may change while the loop runs: an
- * atomic with a result, a volatile, relaxed or acquire load, a mbarrier
- * test (PTX ISA, "Memory Consistency Model": the loads ptxas may not keep
- * in a register from one iteration to the next). */
+ * atomic with a result, a volatile, relaxed or acquire load (PTX ISA,
+ * "Memory Consistency Model": the loads ptxas may not keep in a register
+ * from one iteration to the next). mbarrier waits are simt_mbar.c's. */
 static bool waits_on_memory(const struct sim_insn *c)
 {
 	const struct px_insn *in = c->in;
@@ -280,9 +288,9 @@ bool sim_its_yield(struct sim *s, struct sim_warp *w, uint32_t pc)
 		return true;
 	}
 	struct sim_frame *b = &w->stk[w->nstk - 2];
-	if (b->fl)
-		return false;
-	if (b->rpc == t->rpc && b->pc != t->rpc) {
+	if (b->fl & SIM_FR_PARKED)
+		return false;   /* (they wait for these) */
+	if (!b->fl && b->rpc == t->rpc && b->pc != t->rpc) {
 		/* a path still to run, which rejoins where this one does: it
 		 * goes first */
 		struct sim_frame x = *t;
@@ -295,14 +303,16 @@ bool sim_its_yield(struct sim *s, struct sim_warp *w, uint32_t pc)
 	/* b holds t's lanes until they reach its pc, where its others wait:
 	 * these go on from there in the frame that takes them on (b, or,
 	 * below a b whose pc is its rpc, a frame that only waits for its
-	 * paths to end, the first that holds them and does not) */
+	 * paths to end, the first that holds them and does not; lanes that
+	 * ran ahead and split again at a lock hold theirs in one that runs
+	 * ahead itself) */
 	uint32_t p = b->mask & ~t->mask & live(w);
 	if (!p)
 		return false;
 	int32_t i = (int32_t)w->nstk - 2;
 	while (i >= 0 && (!(w->stk[i].mask & p) || w->stk[i].pc == w->stk[i].rpc))
 		i--;
-	if (i < 0 || w->stk[i].pc != b->pc || w->stk[i].fl)
+	if (i < 0 || w->stk[i].pc != b->pc || (w->stk[i].fl & SIM_FR_PARKED))
 		return false;
 	struct sim_frame n = {b->pc, w->stk[i].rpc, p, 0};
 	for (uint32_t j = (uint32_t)i; j < w->nstk - 1; j++)
@@ -360,11 +370,16 @@ bool sim_its_settle(struct sim *s, struct sim_warp *w)
 	if (!(t->fl & SIM_FR_AHEAD))
 		return false;
 	int32_t h = home(w, t);
-	/* lanes that ran ahead and came round to where the frame they left
-	 * waits (a spin loop's head): back in it, as if they had never left */
+	/* lanes that ran ahead and came round to where the frame below waits
+	 * (a spin loop's head): they join it, and the frames it rejoins on
+	 * its way to theirs (those down to theirs that hold all its lanes;
+	 * not one where lanes wait that won a round of the loop) */
 	if (h >= 0 && !b->fl && b->pc == t->pc) {
-		for (uint32_t j = (uint32_t)h; j < w->nstk - 1; j++)
-			w->stk[j].mask |= t->mask;
+		uint32_t bm = b->mask & live(w);
+		for (uint32_t j = (uint32_t)h; j < w->nstk - 2; j++)
+			if ((w->stk[j].mask & bm) == bm)
+				w->stk[j].mask |= t->mask;
+		b->mask |= t->mask;
 		w->its_frames--;
 		w->nstk--;
 		return true;
