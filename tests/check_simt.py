@@ -379,6 +379,7 @@ PROBES = [
     ('probes/sbase2_probe.jsonl', 'probes/sbase2_probe.sm_90.ptx', 'probe sbase2'),
     ('probes/kloop_probe.jsonl', 'probes/kloop_probe.sm_90.ptx', 'probe kloop'),
     ('probes/its_probe.jsonl', 'probes/its_probe.sm_90.ptx', 'probe its'),
+    ('probes/atoms_probe.jsonl', 'probes/atoms_probe.sm_90.ptx', 'probe atoms'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
