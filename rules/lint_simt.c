@@ -118,8 +118,10 @@ static const char *sim_block(const struct px_kernel_report *k, const struct px_f
 	return NULL;
 }
 
-/* The timing table the simulation needs (its verdicts do not depend on it):
- * the first target's when it has latencies, else sm_90's, else the first. */
+/* The timing table the simulation needs (its verdicts do not depend on it;
+ * the control flow follows the first target's compute capability, sim_ctx's
+ * cc_major): the first target's when it has latencies, else sm_90's, else
+ * the first. */
 static const struct px_arch *timing_arch(const struct px_lint_options *opt, const char *const *archs,
                                          uint32_t narchs)
 {
@@ -142,6 +144,7 @@ struct sim_ctx {
 	const struct px_lint_launch *launches;
 	size_t nlaunches;
 	const struct px_arch *arch;
+	uint32_t cc_major;              /* the first target's (px_simt_options.cc_major), 0 unknown */
 	uint64_t budget;
 	char **file_names;              /* by .file number (the report's: nvcc writes them last) */
 	uint32_t nfile_names;
@@ -217,6 +220,7 @@ static void simulate_one(struct sim_ctx *c, struct px_module *m, uint32_t fi, si
 	so.budget = c->budget;
 	so.dynamic_shared = c->cfg->dynamic_shared;
 	so.arch = c->arch;
+	so.cc_major = c->cc_major;
 	so.file_names = (const char *const *)c->file_names;
 	so.nfile_names = c->nfile_names;
 	so.stop_at_guess = true;   /* nothing after the first guess is reported */
@@ -296,6 +300,8 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 	                    .launches = launches, .nlaunches = nlaunches, .arch = arch,
 	                    .budget = budget >= 1 ? (uint64_t)budget : DEFAULT_BUDGET, .sims = s,
 	                    .diags = diags};
+	const struct px_arch *first = narchs && opt->archset ? px_archset_find(opt->archset, archs[0]) : NULL;
+	c.cc_major = first ? first->major : 0;
 	c.nfuncs_known = rep->module->nfuncs;
 	c.kernel_of = xcalloc(c.nfuncs_known + 1, sizeof *c.kernel_of);
 	for (size_t ki = 0; ki < rep->nkernels; ki++)

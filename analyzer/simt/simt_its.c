@@ -45,18 +45,27 @@
 
 /* ---- which loops wait on memory ---- */
 
-/* A read whose value another thread may change while the loop runs: an
- * atomic with a result, a volatile, relaxed or acquire load (PTX ISA,
- * "Memory Consistency Model": the loads ptxas may not keep in a register
- * from one iteration to the next). mbarrier waits are simt_mbar.c's. */
-static bool waits_on_memory(const struct sim_insn *c)
+/* A strong memory operation (PTX ISA, "Memory Consistency Model",
+ * "Operation types": atomics, and loads and stores with .relaxed,
+ * .acquire, .release or .volatile, which has .relaxed.sys's semantics). */
+static bool strong(const struct sim_insn *c)
 {
 	const struct px_insn *in = c->in;
-	if ((c->flags & PX_OPF_ATOMIC) && c->ndefs)
+	if (c->flags & PX_OPF_ATOMIC)
 		return true;
-	if (!(c->flags & PX_OPF_LOAD) || (c->flags & PX_OPF_STORE) || !c->ndefs)
+	if (!(c->flags & (PX_OPF_LOAD | PX_OPF_STORE)))
 		return false;
-	return sim_has_mod(in, ".volatile") || sim_has_mod(in, ".relaxed") || sim_has_mod(in, ".acquire");
+	return sim_has_mod(in, ".volatile") || sim_has_mod(in, ".relaxed") || sim_has_mod(in, ".acquire") ||
+	       sim_has_mod(in, ".release");
+}
+
+/* A read whose value another thread may change while the loop runs: a
+ * strong operation with a result (the loads ptxas may not keep in a
+ * register from one iteration to the next). mbarrier waits are
+ * simt_mbar.c's. */
+static bool waits_on_memory(const struct sim_insn *c)
+{
+	return c->ndefs && strong(c);
 }
 
 /* Whether a register of want (true) gets its value, within loop l, from
@@ -128,20 +137,6 @@ static bool spin_edge(struct sim *s, const struct px_loop *lp, const struct sim_
 	return from_memory(s, lp, want);
 }
 
-/* A strong memory operation (PTX ISA, "Memory Consistency Model",
- * "Operation types": atomics, and loads and stores with .relaxed,
- * .acquire, .release or .volatile, which has .relaxed.sys's semantics). */
-static bool strong(const struct sim_insn *c)
-{
-	const struct px_insn *in = c->in;
-	if (c->flags & PX_OPF_ATOMIC)
-		return true;
-	if (!(c->flags & (PX_OPF_LOAD | PX_OPF_STORE)))
-		return false;
-	return sim_has_mod(in, ".volatile") || sim_has_mod(in, ".relaxed") || sim_has_mod(in, ".acquire") ||
-	       sim_has_mod(in, ".release");
-}
-
 void sim_its_mark(struct sim *s)
 {
 	const struct px_func *f = s->f;
@@ -206,8 +201,9 @@ static void put(struct sim_warp *w, uint32_t i, struct sim_frame fr)
 	w->nstk++;
 }
 
-/* The frame below the top that a frame split off from (frames from it up
- * to the top's lost its lanes): the first, not parked, with its rpc. */
+/* The frame the top frame t split off from (the split took t's lanes out
+ * of it and of the frames above it): the first below, not parked, with
+ * t's rpc. */
 static int32_t home(const struct sim_warp *w, const struct sim_frame *t)
 {
 	int32_t i = (int32_t)w->nstk - 2;
@@ -236,7 +232,7 @@ static void park(struct sim_warp *w, int32_t h)
  * its warp wait (below it on the stack) before it is taken for one that
  * never ends: a lock or flag another warp holds is given back long before
  * (its_probe.cu's locks hand over in under 3,000 cycles at 32 warps) */
-#define SIM_SPINS_STUCK 100000
+#define SIM_SPINS_STUCK 10000   /* (100,000 outlasted lint's budget of 1 M warp-instructions) */
 
 /* Pre-Volta (no yields): w's top frame took spin edge pc while lanes of
  * its warp wait below it. The same frame going round SIM_SPINS_STUCK times
