@@ -57,6 +57,9 @@ static const struct px_rule rules[] = {
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
 	 "warps wait at different barriers: thread (0,0,0) (warp 0) at barrier 1, k.cu:6 (PTX line 56); thread (32,0,0) (warp 1) at barrier 2, k.cu:8 (PTX line 63): none can go on (simulated, block 64x1x1)",
 	 "Simulating one thread block, every warp that has not exited waits at a barrier, but not at the same one, or a warp waits at a barrier the rest of the block has exited without reaching."
+	 " For a file whose first target is before sm_70, also a path that goes round a loop waiting on memory "
+	 "10,000 times in a row while lanes of its warp wait for it to reconverge: a spin lock or a flag within "
+	 "a warp, which independent thread scheduling (sm_70 and newer) completes and an older GPU never does."
 	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
 	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
 	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
