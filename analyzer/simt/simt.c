@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 10). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 719, .median = 0.067,
+	.loops = 719, .median = 0.065,
 	.held_out = 126, .held_out_median = 0.153, .held_out_p90 = 0.583, .held_out_worst = 6.85,
 	.held_out_fast = 55,
 };
@@ -143,6 +143,10 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	double spw = metric(a->throughput, a->nthroughput, "shared_wavefronts_per_subpartition", 0);
 	s->mio_sp_occ = spw > 0 ? 1.0 / spw : 0;
 	s->st_sp_occ = metric(a->throughput, a->nthroughput, "shared_store_interval_per_subpartition", 0);
+	static const char *const atom_names[SIM_ATOM_COUNT] = {"shared_atomic_lane", "shared_atomic_add_lane",
+	                                                       "shared_atomic_inc_lane"};
+	for (int c = 0; c < SIM_ATOM_COUNT; c++)
+		s->atom_lane[c] = metric(a->throughput, a->nthroughput, atom_names[c], 0);
 	s->ld_gap[LD_SHARED] = metric(a->throughput, a->nthroughput, "shared_load_interval", 0);
 	s->ld_gap[LD_GLOBAL] = metric(a->throughput, a->nthroughput, "global_load_interval", 0);
 	double mpw = metric(a->throughput, a->nthroughput, "l1_misses_per_warp", 9);
@@ -934,7 +938,13 @@ common:;
 		*sp = (*sp > s->cycle ? *sp : s->cycle) + (uint64_t)(so + 0.5);
 	}
 	if (si->pipe == P_SHARED || si->pipe == P_SHFL) {
-		s->mio_free = (s->mio_free > s->cycle ? s->mio_free : s->cycle) + o;
+		/* (a fraction of a cycle carries over while the unit is kept
+		 * busy: an atomic's lanes on one word, atom_serial) */
+		double base = (double)s->cycle < s->mio_next + 1 ? s->mio_next : (double)s->cycle;
+		s->mio_next = base + (occ > 1 ? occ : 1);
+		uint64_t c = (uint64_t)s->mio_next;
+		s->mio_free = (double)c < s->mio_next ? c + 1 : c;
+		s->mio_rr = sched + 1 < s->nsched ? sched + 1 : 0;
 		units_changed(s);
 	} else if (si->pipe == P_GLOBAL) {
 		s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
@@ -1139,6 +1149,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	uint32_t active = top->mask & ~w->exited;
 	uint32_t b = in->block;
 	warp_changed(s, w);
+	w->mio_pc = UINT32_MAX;   /* (run's first come, first served) */
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
 	count_issue(s, pc, active);
@@ -2205,18 +2216,38 @@ __attribute__((noinline)) static void run(struct sim *s)
 		acct.st[i] = acct.sink;
 	}
 	s->acct_dirty = s->nwarps < 32 ? (1u << s->nwarps) - 1 : UINT32_MAX;   /* every warp's pair is unset */
+	for (uint32_t sc = 0; sc < 4; sc++)
+		s->mio_want[sc] = UINT64_MAX;
 	while (!s->stop) {
 		bool any_live = false, issued = false;
 		uint64_t next = UINT64_MAX;
 		/* the SM-wide units (MIO, LSU) go to the schedulers in turn: the
-		 * first to look changes every cycle */
+		 * first to look changes every cycle; but the MIO, once free,
+		 * goes first to the scheduler whose warp has waited for it
+		 * longest (ties: the one after the last served). Turns by the
+		 * cycle alone starved a lock's holder: the waiting warps' CAS
+		 * held the unit 64 cycles at a time, a multiple of the
+		 * schedulers' count, so the same schedulers looked first every
+		 * time it came free (its_probe's its_lock_sh, with the lanes of
+		 * an atomic on one word charged: atom_serial in simt_exec.c) */
 		uint32_t sc0 = (uint32_t)(s->cycle % nsched);
+		if (s->mio_free <= s->cycle) {
+			uint64_t best = UINT64_MAX;
+			for (uint32_t k = 0, sc = s->mio_rr; k < nsched; k++, sc = sc + 1 == nsched ? 0 : sc + 1)
+				if (s->mio_want[sc] < best) {
+					best = s->mio_want[sc];
+					sc0 = sc;
+				}
+		}
 		for (uint32_t sk = 0; sk < nsched; sk++) {
 			uint32_t sc = sc0 + sk < nsched ? sc0 + sk : sc0 + sk - nsched;   /* (sk + cycle) % nsched */
 			uint32_t nw = nw_of[sc];
 			int32_t pick = -1;
 			bool pick_issue = false;   /* pick issues its top now (else it issued early) */
 			uint32_t rr_next = rr[sc];
+			/* its warps' waits for the MIO: the longest two, the first's warp */
+			uint64_t want1 = UINT64_MAX, want2 = UINT64_MAX;
+			uint32_t want_wi = UINT32_MAX;
 			for (uint32_t k = 0, idx = rr[sc]; k < nw; k++, idx = idx + 1 == nw ? 0 : idx + 1) {
 				uint32_t wi = sc + idx * nsched;   /* (rr[sc] + k) % nw */
 				struct sim_warp *w = &s->w[wi];
@@ -2250,6 +2281,22 @@ __attribute__((noinline)) static void run(struct sim *s)
 					continue;
 				unsigned y;
 				uint64_t t = ready_at(s, w, sc, &y);
+				if ((w->top_pipe == P_SHARED || w->top_pipe == P_SHFL) && !w->top_store &&
+				    w->top_rt <= s->cycle && (w->top_pipe == P_SHFL || s->mio_sp_free[sc & 3] <= s->cycle)) {
+					/* it waits for the MIO alone: since when */
+					uint32_t tpc = w->stk[w->nstk - 1].pc;
+					if (w->mio_pc != tpc) {
+						w->mio_pc = tpc;
+						w->mio_since = s->cycle;
+					}
+					if (w->mio_since < want1) {
+						want2 = want1;
+						want1 = w->mio_since;
+						want_wi = wi;
+					} else if (w->mio_since < want2) {
+						want2 = w->mio_since;
+					}
+				}
 				/* a warp that waits, or stands at a block barrier (ptxas
 				 * moves register-only work ahead of it), may issue later
 				 * instructions first */
@@ -2285,6 +2332,8 @@ __attribute__((noinline)) static void run(struct sim *s)
 				issue(s, &s->w[pick], sc);
 				issued = true;
 			}
+			/* (the warp that waited longest has issued what it waited with) */
+			s->mio_want[sc] = want_wi != UINT32_MAX && s->w[want_wi].mio_pc == UINT32_MAX ? want2 : want1;
 		}
 		if (!any_live)
 			break;
@@ -2521,6 +2570,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		w->hdr_count = xcalloc(f->nloops + 1, sizeof *w->hdr_count);
 		w->entered = xcalloc(f->nloops + 1, sizeof *w->entered);
 		w->prev_block = UINT32_MAX;
+		w->mio_pc = UINT32_MAX;
 		w->done = xcalloc(f->ninsns + 1, 1);
 		w->hz_def = xcalloc(s.nslots + 1, sizeof *w->hz_def);
 		w->hz_use = xcalloc(s.nslots + 1, sizeof *w->hz_use);

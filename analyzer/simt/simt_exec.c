@@ -3189,6 +3189,45 @@ static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 	*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
 }
 
+/* The shared unit's cycles past its wavefronts for atomic si, whose known
+ * lanes (mask) name addrs: lanes that name one word go one at a time,
+ * each past the first costing throughput.shared_atomic*_lane by the kind
+ * of operation (enum sim_atom_class). atoms_probe (H100) measured 32 lanes
+ * on one word holding the unit 64 cycles for a CAS that never swaps, 32
+ * for an add of 2 (ATOMS.ADD), 8.7 for an add of 1 (ATOMS.POPC.INC, or
+ * ATOMS.ADD of a register holding 1): 2, 1 and 0.25 a lane. */
+static double atom_serial(const struct sim *s, const struct sim_warp *w, const struct sim_insn *si,
+                          const struct sim_opnd *vo, const int64_t *addrs, uint32_t mask)
+{
+	/* the most lanes on one word: a table of the words seen, by hash */
+	int64_t word[64];
+	uint8_t count[64] = {0};
+	uint32_t k = 1;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int64_t wa = addrs[__builtin_ctz(m)] >> 2;
+		uint32_t h = (uint32_t)((uint64_t)wa * 0x9e3779b97f4a7c15ull >> 58);
+		while (count[h] && word[h] != wa)
+			h = (h + 1) & 63;
+		word[h] = wa;
+		if (++count[h] > k)
+			k = count[h];
+	}
+	if (k == 1)
+		return 0;
+	unsigned c = SIM_ATOM_OTHER;
+	if (si->mw & MW(ADD)) {
+		c = vo ? SIM_ATOM_INC1 : SIM_ATOM_ADD;
+		for (uint32_t m = vo ? mask : 0; m; m &= m - 1) {
+			bool unk = false;
+			if (rd(s, w, vo, (uint32_t)__builtin_ctz(m), &unk) != 1 || unk) {
+				c = SIM_ATOM_ADD;
+				break;
+			}
+		}
+	}
+	return s->atom_lane[c] * (k - 1);
+}
+
 /* ld/st/atom/red for the lanes in mask. Fills *lat and *occ. */
 __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat,
                      double *occ)
@@ -3270,7 +3309,9 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 				memo_store(mo, spc, addrs, mask, 0, wf, NULL, 0, false);
 		}
 		*occ = wf ? wf : 1;
-		*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
+		if (is_atom && known_mask)
+			*occ += atom_serial(s, w, si, vo, addrs, known_mask);
+		*lat = s->lat[P_SHARED] + (*occ - 1);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
 		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0;
 		uint64_t lines[32];

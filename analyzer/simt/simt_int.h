@@ -55,6 +55,15 @@ struct sim_cp {
 #define SIM_MAX_MISSES 64
 
 /* Pipelines an instruction occupies (timing classes). */
+/* What a shared atomic's lanes that name one word cost each (the arch
+ * table's throughput.shared_atomic*_lane; atoms_probe) */
+enum sim_atom_class {
+	SIM_ATOM_OTHER,   /* cas, exch, min, max, and, or, xor, inc, dec */
+	SIM_ATOM_ADD,     /* add of a value other than 1 */
+	SIM_ATOM_INC1,    /* add of 1 in every lane */
+	SIM_ATOM_COUNT
+};
+
 enum sim_pipe { P_ALU, P_IMAD, P_FP32, P_FP64, P_SFU, P_SHARED, P_GLOBAL, P_SHFL, P_BAR, P_BRANCH,
                 P_TENSOR, P_COUNT };
 
@@ -503,6 +512,10 @@ struct sim_warp {
 	 * last while others waited, that frame's mask and depth, the times in
 	 * a row */
 	uint32_t spin_pc, spin_mask, spin_depth, spins;
+	/* the cycle it began to wait for the MIO with the instruction at
+	 * mio_pc at its top (UINT32_MAX: none; simt.c's run) */
+	uint32_t mio_pc;
+	uint64_t mio_since;
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t early_unlock;
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
@@ -633,9 +646,20 @@ struct sim {
 	 * scheduler's question is one load; P_COUNT (no pipe) stays 0 */
 	uint64_t pipe_free[4][P_COUNT + 1];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
+	double mio_next;              /* mio_free to a fraction of a cycle */
+	/* The MIO, once free, goes first to the scheduler that has waited
+	 * longest for it (simt.c's run): per scheduler the cycle its longest-waiting warp
+	 * began to wait for it (UINT64_MAX: none), the scheduler after the
+	 * last one served (ties) */
+	uint64_t mio_want[4];
+	uint32_t mio_rr;
 	uint64_t mio_sp_free[4];      /* per scheduler: its shared-memory requests (half the SM's rate) */
 	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
 	double st_sp_occ;             /* ... at least, for a store (throughput.shared_store_interval_per_subpartition) */
+	/* cycles of the shared unit each lane of a shared atomic adds past the
+	 * first that names its word (enum sim_atom_class; simt_exec.c's
+	 * atom_serial) */
+	double atom_lane[SIM_ATOM_COUNT];
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
