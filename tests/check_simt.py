@@ -356,6 +356,16 @@ SETS = [
 # than 4, the 4-body loop, the remainder: three more branches, two of
 # them taken) that the PTX's one loop of four does not have: k = 4 to 7
 # 37% to 39% fast, k = 8 to 17 21% to 32%, k = 32 7%. Not modelled yet.
+# atoms2_probe (H100, fifteenth session; predictions of model 330ff54 and
+# of 313b14d, before a shared atomic's lanes on one word were charged,
+# committed first: atoms2_probe_predicted.jsonl, _predicted_before.jsonl)
+# tests that charge on what atoms_probe, which it was read off, did not
+# measure: median 12.3%, 18 of 33 within 35% (before: 83.9%, 8 of 33).
+# An add of each lane's value and a CAS that swaps for one lane a round
+# within 11% at every size; a histogram's chance collisions within 13% but
+# one (+50% at one warp); an exchange and a max 75% to 97% slow: they cost
+# an add's 1 cycle a lane, not a CAS's 2 (the table since). A float add,
+# which ptxas writes as a CAS loop (ATOMS.CAST.SPIN), 84% to 98% fast.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -380,6 +390,7 @@ PROBES = [
     ('probes/kloop_probe.jsonl', 'probes/kloop_probe.sm_90.ptx', 'probe kloop'),
     ('probes/its_probe.jsonl', 'probes/its_probe.sm_90.ptx', 'probe its'),
     ('probes/atoms_probe.jsonl', 'probes/atoms_probe.sm_90.ptx', 'probe atoms'),
+    ('probes/atoms2_probe.jsonl', 'probes/atoms2_probe.sm_90.ptx', 'probe atoms2'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

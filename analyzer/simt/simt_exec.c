@@ -3192,10 +3192,11 @@ static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 /* The shared unit's cycles past its wavefronts for atomic si, whose known
  * lanes (mask) name addrs: lanes that name one word go one at a time,
  * each past the first costing throughput.shared_atomic*_lane by the kind
- * of operation (enum sim_atom_class). atoms_probe (H100) measured 32 lanes
- * on one word holding the unit 64 cycles for a CAS that never swaps, 32
- * for an add of 2 (ATOMS.ADD), 8.7 for an add of 1 (ATOMS.POPC.INC, or
- * ATOMS.ADD of a register holding 1): 2, 1 and 0.25 a lane. */
+ * of operation (enum sim_atom_class). atoms_probe and atoms2_probe (H100)
+ * measured 32 lanes on one word holding the unit 32 cycles for an
+ * exchange, a max or an add (ATOMS.EXCH, .MAX, .ADD), 64 for a CAS, 8.7
+ * for an add of 1 (ATOMS.POPC.INC, or ATOMS.ADD of a register holding 1):
+ * 1, 2 and 0.25 a lane. */
 static double atom_serial(const struct sim *s, const struct sim_warp *w, const struct sim_insn *si,
                           const struct sim_opnd *vo, const int64_t *addrs, uint32_t mask)
 {
@@ -3214,13 +3215,13 @@ static double atom_serial(const struct sim *s, const struct sim_warp *w, const s
 	}
 	if (k == 1)
 		return 0;
-	unsigned c = SIM_ATOM_OTHER;
-	if (si->mw & MW(ADD)) {
-		c = vo ? SIM_ATOM_INC1 : SIM_ATOM_ADD;
-		for (uint32_t m = vo ? mask : 0; m; m &= m - 1) {
+	unsigned c = si->mw & MW(CAS) ? SIM_ATOM_CAS : SIM_ATOM_OTHER;
+	if ((si->mw & MW(ADD)) && vo) {
+		c = SIM_ATOM_INC1;
+		for (uint32_t m = mask; m; m &= m - 1) {
 			bool unk = false;
 			if (rd(s, w, vo, (uint32_t)__builtin_ctz(m), &unk) != 1 || unk) {
-				c = SIM_ATOM_ADD;
+				c = SIM_ATOM_OTHER;
 				break;
 			}
 		}
