@@ -366,6 +366,18 @@ SETS = [
 # one (+50% at one warp); an exchange and a max 75% to 97% slow: they cost
 # an add's 1 cycle a lane, not a CAS's 2 (the table since). A float add,
 # which ptxas writes as a CAS loop (ATOMS.CAST.SPIN), 84% to 98% fast.
+# gatoms_probe (H100, fifteenth session; the predictions of 937c3ef, which
+# charged a global atomic an L2 load's latency and its sectors, committed
+# first: gatoms_probe_predicted.jsonl, median 69.1%, 3 of 27 within 35%: the shared CAS)
+# measured global atomics, and the model was fitted to it: a result 531
+# cycles after an add at 1 to 16 warps (latency.global_atomic), lanes on
+# one word through the L2's atomic unit 2 cycles a lane, 1 without a
+# result read (RED), one warp-instruction after another: median 1.7%, 18
+# of 27 since; adds of distinct words (k = 1 and 4, 5 and 8 cycles a RED
+# at the unit) stay 62% to 88% fast. its_probe's global lock, measured
+# before, is the test: -49% to -77% before, -26% to -58% (2 of 6 within
+# 35%); its handover at one warp, 1,545 cycles, still has a __threadfence
+# (MEMBAR.SC.GPU) the model times as a barrier instruction.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -391,6 +403,7 @@ PROBES = [
     ('probes/its_probe.jsonl', 'probes/its_probe.sm_90.ptx', 'probe its'),
     ('probes/atoms_probe.jsonl', 'probes/atoms_probe.sm_90.ptx', 'probe atoms'),
     ('probes/atoms2_probe.jsonl', 'probes/atoms2_probe.sm_90.ptx', 'probe atoms2'),
+    ('probes/gatoms_probe.jsonl', 'probes/gatoms_probe.sm_90.ptx', 'probe gatoms'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

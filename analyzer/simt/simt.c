@@ -46,7 +46,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 10). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 752, .median = 0.063,
+	.loops = 779, .median = 0.062,
 	.held_out = 126, .held_out_median = 0.153, .held_out_p90 = 0.583, .held_out_worst = 6.85,
 	.held_out_fast = 55,
 };
@@ -115,6 +115,9 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->lat_l1 = metric(a->latency, a->nlatency, "l1", 40);
 	s->lat_l2 = metric(a->latency, a->nlatency, "l2", 270);
 	s->lat_dram = metric(a->latency, a->nlatency, "dram", 500);
+	s->lat_gatom = metric(a->latency, a->nlatency, "global_atomic", 0);
+	s->gatom_lane = metric(a->throughput, a->nthroughput, "global_atomic_lane", 0);
+	s->gred_lane = metric(a->throughput, a->nthroughput, "global_red_lane", 0);
 	s->lat_bar = metric(a->latency, a->nlatency, "barrier", 14);
 	s->bar_per_warp = metric(a->latency, a->nlatency, "barrier_per_warp", 2);
 	s->lat_branch_nt = metric(a->latency, a->nlatency, "branch_not_taken", 0);
@@ -944,10 +947,11 @@ common:;
 		s->mio_next = base + (occ > 1 ? occ : 1);
 		uint64_t c = (uint64_t)s->mio_next;
 		s->mio_free = (double)c < s->mio_next ? c + 1 : c;
-		s->mio_rr = sched + 1 < s->nsched ? sched + 1 : 0;
+		s->unit_rr[U_MIO] = sched + 1 < s->nsched ? sched + 1 : 0;
 		units_changed(s);
 	} else if (si->pipe == P_GLOBAL) {
 		s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
+		s->unit_rr[U_LSU] = sched + 1 < s->nsched ? sched + 1 : 0;
 		units_changed(s);
 	} else {
 		s->pipe_free[sched][si->pipe] = s->cycle + o;
@@ -1149,7 +1153,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	uint32_t active = top->mask & ~w->exited;
 	uint32_t b = in->block;
 	warp_changed(s, w);
-	w->mio_pc = UINT32_MAX;   /* (run's first come, first served) */
+	w->wait_pc = UINT32_MAX;   /* (run's first come, first served) */
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
 	count_issue(s, pc, active);
@@ -2216,28 +2220,34 @@ __attribute__((noinline)) static void run(struct sim *s)
 		acct.st[i] = acct.sink;
 	}
 	s->acct_dirty = s->nwarps < 32 ? (1u << s->nwarps) - 1 : UINT32_MAX;   /* every warp's pair is unset */
-	for (uint32_t sc = 0; sc < 4; sc++)
-		s->mio_want[sc] = UINT64_MAX;
+	for (uint32_t u = 0; u < SIM_UNITS; u++)
+		for (uint32_t sc = 0; sc < 4; sc++)
+			s->unit_want[u][sc] = UINT64_MAX;
 	while (!s->stop) {
 		bool any_live = false, issued = false;
 		uint64_t next = UINT64_MAX;
 		/* the SM-wide units (MIO, LSU) go to the schedulers in turn: the
-		 * first to look changes every cycle; but the MIO, once free,
-		 * goes first to the scheduler whose warp has waited for it
-		 * longest (ties: the one after the last served). Turns by the
-		 * cycle alone starved a lock's holder: the waiting warps' CAS
-		 * held the unit 64 cycles at a time, a multiple of the
-		 * schedulers' count, so the same schedulers looked first every
-		 * time it came free (its_probe's its_lock_sh, with the lanes of
-		 * an atomic on one word charged: atom_serial in simt_exec.c) */
+		 * first to look changes every cycle; but a unit, once free, goes
+		 * first to the scheduler whose warp has waited for it longest
+		 * (ties: the one after the last served; the MIO's turn first).
+		 * Turns by the cycle alone starved a lock's holder: the waiting
+		 * warps' CAS held the unit 64 cycles at a time, a multiple of
+		 * the schedulers' count, so the same schedulers looked first
+		 * every time it came free (its_probe's locks, with the lanes of
+		 * an atomic on one word charged: simt_exec.c's atom_serial and
+		 * global_atomic) */
 		uint32_t sc0 = (uint32_t)(s->cycle % nsched);
-		if (s->mio_free <= s->cycle) {
+		for (uint32_t u = 0; u < SIM_UNITS; u++) {
+			if ((u == U_MIO ? s->mio_free : s->lsu_free) > s->cycle)
+				continue;
 			uint64_t best = UINT64_MAX;
-			for (uint32_t k = 0, sc = s->mio_rr; k < nsched; k++, sc = sc + 1 == nsched ? 0 : sc + 1)
-				if (s->mio_want[sc] < best) {
-					best = s->mio_want[sc];
+			for (uint32_t k = 0, sc = s->unit_rr[u]; k < nsched; k++, sc = sc + 1 == nsched ? 0 : sc + 1)
+				if (s->unit_want[u][sc] < best) {
+					best = s->unit_want[u][sc];
 					sc0 = sc;
 				}
+			if (best != UINT64_MAX)
+				break;
 		}
 		for (uint32_t sk = 0; sk < nsched; sk++) {
 			uint32_t sc = sc0 + sk < nsched ? sc0 + sk : sc0 + sk - nsched;   /* (sk + cycle) % nsched */
@@ -2245,9 +2255,9 @@ __attribute__((noinline)) static void run(struct sim *s)
 			int32_t pick = -1;
 			bool pick_issue = false;   /* pick issues its top now (else it issued early) */
 			uint32_t rr_next = rr[sc];
-			/* its warps' waits for the MIO: the longest two, the first's warp */
-			uint64_t want1 = UINT64_MAX, want2 = UINT64_MAX;
-			uint32_t want_wi = UINT32_MAX;
+			/* its warps' waits for each unit: the longest two, the first's warp */
+			uint64_t want1[SIM_UNITS] = {UINT64_MAX, UINT64_MAX}, want2[SIM_UNITS] = {UINT64_MAX, UINT64_MAX};
+			uint32_t want_wi[SIM_UNITS] = {UINT32_MAX, UINT32_MAX};
 			for (uint32_t k = 0, idx = rr[sc]; k < nw; k++, idx = idx + 1 == nw ? 0 : idx + 1) {
 				uint32_t wi = sc + idx * nsched;   /* (rr[sc] + k) % nw */
 				struct sim_warp *w = &s->w[wi];
@@ -2281,20 +2291,22 @@ __attribute__((noinline)) static void run(struct sim *s)
 					continue;
 				unsigned y;
 				uint64_t t = ready_at(s, w, sc, &y);
-				if ((w->top_pipe == P_SHARED || w->top_pipe == P_SHFL) && !w->top_store &&
-				    w->top_rt <= s->cycle && (w->top_pipe == P_SHFL || s->mio_sp_free[sc & 3] <= s->cycle)) {
-					/* it waits for the MIO alone: since when */
+				unsigned u = w->top_pipe == P_GLOBAL ? U_LSU
+				             : w->top_pipe == P_SHARED || w->top_pipe == P_SHFL ? U_MIO : SIM_UNITS;
+				if (u < SIM_UNITS && !w->top_store && w->top_rt <= s->cycle &&
+				    (w->top_pipe != P_SHARED || s->mio_sp_free[sc & 3] <= s->cycle)) {
+					/* it waits for the unit alone: since when */
 					uint32_t tpc = w->stk[w->nstk - 1].pc;
-					if (w->mio_pc != tpc) {
-						w->mio_pc = tpc;
-						w->mio_since = s->cycle;
+					if (w->wait_pc != tpc) {
+						w->wait_pc = tpc;
+						w->wait_since = s->cycle;
 					}
-					if (w->mio_since < want1) {
-						want2 = want1;
-						want1 = w->mio_since;
-						want_wi = wi;
-					} else if (w->mio_since < want2) {
-						want2 = w->mio_since;
+					if (w->wait_since < want1[u]) {
+						want2[u] = want1[u];
+						want1[u] = w->wait_since;
+						want_wi[u] = wi;
+					} else if (w->wait_since < want2[u]) {
+						want2[u] = w->wait_since;
 					}
 				}
 				/* a warp that waits, or stands at a block barrier (ptxas
@@ -2333,7 +2345,9 @@ __attribute__((noinline)) static void run(struct sim *s)
 				issued = true;
 			}
 			/* (the warp that waited longest has issued what it waited with) */
-			s->mio_want[sc] = want_wi != UINT32_MAX && s->w[want_wi].mio_pc == UINT32_MAX ? want2 : want1;
+			for (uint32_t u = 0; u < SIM_UNITS; u++)
+				s->unit_want[u][sc] = want_wi[u] != UINT32_MAX && s->w[want_wi[u]].wait_pc == UINT32_MAX
+				                      ? want2[u] : want1[u];
 		}
 		if (!any_live)
 			break;
@@ -2538,8 +2552,13 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	win_hazards(&s);   /* (reads the runs mark_diamonds joined) */
 	mark_hoist_past(&s);
 	s.ins_pipe = xmalloc(s.nins + 1);
+	uint8_t *read = xcalloc(s.nslots + 1, 1);   /* slots some instruction reads */
+	for (uint32_t i = 0; i < s.nins; i++)
+		for (uint32_t u = 0; u < s.ins[i].nuses; u++)
+			read[s.ins[i].uses[u]] = 1;
 	for (uint32_t i = 0; i < s.nins; i++) {
 		struct sim_insn *si = &s.ins[i];
+		si->red = (si->flags & PX_OPF_ATOMIC) && (!si->ndefs || !read[si->defs[0]]);
 		s.ins_pipe[i] = (uint8_t)(si->pipe | (si->free ? 0x80 : 0));
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
@@ -2549,6 +2568,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		si->plain = op != PX_OP_BRA && op != PX_OP_RET && op != PX_OP_EXIT && op != PX_OP_BAR &&
 		            op != PX_OP_BARRIER && op != PX_OP_MBARRIER && op != PX_OP_CP;
 	}
+	free(read);
 	s.noted = xcalloc(s.nins + 1, 1);
 	s.viol_seen = xcalloc((size_t)(s.nins + 1) * SIM_SEEN_SLOTS, sizeof *s.viol_seen);
 	s.nwarps = (s.nthreads + 31) / 32;
@@ -2570,7 +2590,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		w->hdr_count = xcalloc(f->nloops + 1, sizeof *w->hdr_count);
 		w->entered = xcalloc(f->nloops + 1, sizeof *w->entered);
 		w->prev_block = UINT32_MAX;
-		w->mio_pc = UINT32_MAX;
+		w->wait_pc = UINT32_MAX;
 		w->done = xcalloc(f->ninsns + 1, 1);
 		w->hz_def = xcalloc(s.nslots + 1, sizeof *w->hz_def);
 		w->hz_use = xcalloc(s.nslots + 1, sizeof *w->hz_use);

@@ -3189,18 +3189,10 @@ static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 	*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
 }
 
-/* The shared unit's cycles past its wavefronts for atomic si, whose known
- * lanes (mask) name addrs: lanes that name one word go one at a time,
- * each past the first costing throughput.shared_atomic*_lane by the kind
- * of operation (enum sim_atom_class). atoms_probe and atoms2_probe (H100)
- * measured 32 lanes on one word holding the unit 32 cycles for an
- * exchange, a max or an add (ATOMS.EXCH, .MAX, .ADD), 64 for a CAS, 8.7
- * for an add of 1 (ATOMS.POPC.INC, or ATOMS.ADD of a register holding 1):
- * 1, 2 and 0.25 a lane. */
-static double atom_serial(const struct sim *s, const struct sim_warp *w, const struct sim_insn *si,
-                          const struct sim_opnd *vo, const int64_t *addrs, uint32_t mask)
+/* The most lanes of mask whose addrs name one 4-byte word. */
+static uint32_t lanes_per_word(const int64_t *addrs, uint32_t mask)
 {
-	/* the most lanes on one word: a table of the words seen, by hash */
+	/* a table of the words seen, by hash */
 	int64_t word[64];
 	uint8_t count[64] = {0};
 	uint32_t k = 1;
@@ -3213,6 +3205,49 @@ static double atom_serial(const struct sim *s, const struct sim_warp *w, const s
 		if (++count[h] > k)
 			k = count[h];
 	}
+	return k;
+}
+
+/* A global atomic's result: the L2's atomic unit takes it later than an L2
+ * load's data (latency.global_atomic), and its lanes that name one word go
+ * one at a time through the unit, which serves one warp-instruction after
+ * another (throughput.global_atomic_lane a lane with a result,
+ * global_red_lane without: ptxas's RED). gatoms_probe (H100): an add
+ * whose result the next address waits for 531 cycles a step at 1 to 16
+ * warps; 32 lanes on one word, each warp on a line of its own or every
+ * warp on one word, 64 cycles a warp at 16 warps (CAS, add, exchange), 32
+ * for an add whose result is not read. The LSU takes no other access of
+ * the SM meanwhile (the unit's queue backs up into it: four independent
+ * exchanges by 32 lanes on a word an iteration, 256 cycles at 4 warps). */
+static void global_atomic(struct sim *s, const struct sim_insn *si, const int64_t *addrs, uint32_t mask,
+                          double *lat, double *occ)
+{
+	if (s->lat_gatom > s->lat_l2)
+		*lat += s->lat_gatom - s->lat_l2;
+	uint32_t k = lanes_per_word(addrs, mask);
+	double f = si->red ? s->gred_lane : s->gatom_lane;
+	if (k == 1 || f <= 0)
+		return;
+	uint64_t start = s->gatom_free > s->cycle ? s->gatom_free : s->cycle;
+	uint64_t busy = (uint64_t)(f * k + 0.5);
+	s->gatom_free = start + busy;
+	*lat += (double)(start - s->cycle + busy);
+	if ((double)busy > *occ)
+		*occ = (double)busy;
+}
+
+/* The shared unit's cycles past its wavefronts for atomic si, whose known
+ * lanes (mask) name addrs: lanes that name one word go one at a time,
+ * each past the first costing throughput.shared_atomic*_lane by the kind
+ * of operation (enum sim_atom_class). atoms_probe and atoms2_probe (H100)
+ * measured 32 lanes on one word holding the unit 32 cycles for an
+ * exchange, a max or an add (ATOMS.EXCH, .MAX, .ADD), 64 for a CAS, 8.7
+ * for an add of 1 (ATOMS.POPC.INC, or ATOMS.ADD of a register holding 1):
+ * 1, 2 and 0.25 a lane. */
+static double atom_serial(const struct sim *s, const struct sim_warp *w, const struct sim_insn *si,
+                          const struct sim_opnd *vo, const int64_t *addrs, uint32_t mask)
+{
+	uint32_t k = lanes_per_word(addrs, mask);
 	if (k == 1)
 		return 0;
 	unsigned c = si->mw & MW(CAS) ? SIM_ATOM_CAS : SIM_ATOM_OTHER;
@@ -3339,6 +3374,8 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			}
 		}
 		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);
+		if (is_atom && known_mask)
+			global_atomic(s, si, addrs, known_mask, lat, occ);
 	} else {
 		*lat = s->lat[P_ALU];
 		*occ = 1;

@@ -64,6 +64,10 @@ enum sim_atom_class {
 	SIM_ATOM_COUNT
 };
 
+/* The SM-wide units the schedulers share: the MIO (P_SHARED, P_SHFL) and
+ * the LSU (P_GLOBAL) */
+enum sim_unit { U_MIO, U_LSU, SIM_UNITS };
+
 enum sim_pipe { P_ALU, P_IMAD, P_FP32, P_FP64, P_SFU, P_SHARED, P_GLOBAL, P_SHFL, P_BAR, P_BRANCH,
                 P_TENSOR, P_COUNT };
 
@@ -262,6 +266,8 @@ struct sim_insn {
 	                    * it waits for: simt_its.c) */
 	bool spin_edge;    /* the back edge of a loop that waits on memory other threads write:
 	                    * an independent-thread-scheduling yield point (simt_its.c) */
+	bool red;          /* an atomic whose result no instruction reads (ptxas's RED: simt_exec.c's
+	                    * global_atomic) */
 	bool carry;        /* reads or writes the carry flag (.cc; addc, subc, madc): simt_exec.c's exec_carry */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
@@ -512,10 +518,10 @@ struct sim_warp {
 	 * last while others waited, that frame's mask and depth, the times in
 	 * a row */
 	uint32_t spin_pc, spin_mask, spin_depth, spins;
-	/* the cycle it began to wait for the MIO with the instruction at
-	 * mio_pc at its top (UINT32_MAX: none; simt.c's run) */
-	uint32_t mio_pc;
-	uint64_t mio_since;
+	/* the cycle it began to wait for an SM-wide unit with the
+	 * instruction at wait_pc at its top (UINT32_MAX: none; simt.c's run) */
+	uint32_t wait_pc;
+	uint64_t wait_since;
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t early_unlock;
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
@@ -647,12 +653,13 @@ struct sim {
 	uint64_t pipe_free[4][P_COUNT + 1];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
 	double mio_next;              /* mio_free to a fraction of a cycle */
-	/* The MIO, once free, goes first to the scheduler that has waited
-	 * longest for it (simt.c's run): per scheduler the cycle its longest-waiting warp
-	 * began to wait for it (UINT64_MAX: none), the scheduler after the
-	 * last one served (ties) */
-	uint64_t mio_want[4];
-	uint32_t mio_rr;
+	/* The SM-wide units (enum sim_unit), once free, go first to the
+	 * scheduler that has waited longest for them (simt.c's run): per unit
+	 * and scheduler the cycle its longest-waiting warp began to wait
+	 * (UINT64_MAX: none), per unit the scheduler after the last one
+	 * served (ties) */
+	uint64_t unit_want[SIM_UNITS][4];
+	uint32_t unit_rr[SIM_UNITS];
 	uint64_t mio_sp_free[4];      /* per scheduler: its shared-memory requests (half the SM's rate) */
 	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
 	double st_sp_occ;             /* ... at least, for a store (throughput.shared_store_interval_per_subpartition) */
@@ -662,6 +669,13 @@ struct sim {
 	double atom_lane[SIM_ATOM_COUNT];
 	double lat[P_COUNT], occ[P_COUNT];
 	double lat_l1, lat_l2, lat_dram, lat_bar, bar_per_warp, lsu_sectors_per_clk;
+	/* global atomics (simt_exec.c's global_atomic): the result's latency
+	 * from an L2 hit (latency.global_atomic; 0: an L2 access's), the
+	 * cycles of the L2's atomic unit per lane on a word with a result and
+	 * without (throughput.global_atomic_lane, global_red_lane), the cycle
+	 * that unit is free */
+	double lat_gatom, gatom_lane, gred_lane;
+	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
 	uint64_t redirect;         /* a forward taken branch's wait per other warp waiting after a branch (latency.branch_redirect) */
