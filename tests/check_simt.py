@@ -372,12 +372,24 @@ SETS = [
 # measured global atomics, and the model was fitted to it: a result 531
 # cycles after an add at 1 to 16 warps (latency.global_atomic), lanes on
 # one word through the L2's atomic unit 2 cycles a lane, 1 without a
-# result read (RED), one warp-instruction after another: median 1.7%, 18
-# of 27 since; adds of distinct words (k = 1 and 4, 5 and 8 cycles a RED
+# result read (RED; an exchange or CAS keeps 2), one warp-instruction
+# after another: median 1.6%, 21 of 27 since; adds of distinct words (k = 1 and 4, 5 and 8 cycles a RED
 # at the unit) stay 62% to 88% fast. its_probe's global lock, measured
 # before, is the test: -49% to -77% before, -26% to -58% (2 of 6 within
 # 35%); its handover at one warp, 1,545 cycles, still has a __threadfence
 # (MEMBAR.SC.GPU) the model times as a barrier instruction.
+# fence_probe (H200, the H100's SM; 373dc27 committed the predictions of
+# 833410c first, median 85.4%, 0 of 21 within 35%) measured the fences, a
+# volatile global load and a lock's uncontended critical section: a warp
+# waits 268 cycles after __threadfence (latency.membar_gl), from its last
+# global store's acknowledgement 151 cycles after the store
+# (latency.store_ack, fitted), 6 after __threadfence_block
+# (latency.membar_cta, fitted); a volatile global load reads the L2 (301 to
+# 309 cycles a dependent load). Since: median 3.0%, 17 of 21; its_probe's
+# global lock, the test, -26..-58% -> -14%..+10%, all six within 35%. The
+# shared lock's uncontended handover, 282 cycles, is 109 in the model
+# (cs_sh 61% fast), and membar.cta's SM-wide share at 16 warps (54 cycles
+# an iteration alone, 87.6 after a store) is not modelled.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -404,6 +416,7 @@ PROBES = [
     ('probes/atoms_probe.jsonl', 'probes/atoms_probe.sm_90.ptx', 'probe atoms'),
     ('probes/atoms2_probe.jsonl', 'probes/atoms2_probe.sm_90.ptx', 'probe atoms2'),
     ('probes/gatoms_probe.jsonl', 'probes/gatoms_probe.sm_90.ptx', 'probe gatoms'),
+    ('probes/fence_probe.jsonl', 'probes/fence_probe.sm_90.ptx', 'probe fence'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -266,8 +266,13 @@ struct sim_insn {
 	                    * it waits for: simt_its.c) */
 	bool spin_edge;    /* the back edge of a loop that waits on memory other threads write:
 	                    * an independent-thread-scheduling yield point (simt_its.c) */
-	bool red;          /* an atomic whose result no instruction reads (ptxas's RED: simt_exec.c's
-	                    * global_atomic) */
+	uint8_t fence;     /* membar/fence: 1 for the block, 2 for the GPU or system (simt_exec.c's
+	                    * fence_wait), 0 none (fence.proxy and the like) */
+	bool l2_only;      /* a global access that leaves the L1 alone: .cg or .cv, or a volatile load or a
+	                    * relaxed or acquire one beyond the block (ptxas's LDG.E.STRONG.GPU/SYS:
+	                    * fence_probe's ldv_gl_lat, 301 to 309 cycles a dependent load) */
+	bool red;          /* an atomic whose result no instruction reads, not an exchange or CAS
+	                    * (ptxas's RED; ATOMG.EXCH stays: simt_exec.c's global_atomic) */
 	bool carry;        /* reads or writes the carry flag (.cc; addc, subc, madc): simt_exec.c's exec_carry */
 	bool hoist_past;   /* not register-only, and a register-only instruction after it in its block that may move up past it (simt.c's mark_hoist_past) */
 	/* the straight-line code it is in, [block_first, block_end)
@@ -509,7 +514,7 @@ struct sim_warp {
 	bool early_valid;
 	uint16_t early_pipes;     /* the p whose early_t[p] is set (the others count as UINT64_MAX) */
 	bool scan_valid;          /* (struct sim_scan, below) */
-	uint8_t resume_why;       /* PX_STALL_BARRIER or _BRANCH: what set resume */
+	uint8_t resume_why;       /* PX_STALL_BARRIER, _BRANCH or _MEMORY (a fence): what set resume */
 	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
 	uint32_t nstk, capstk;
 	struct sim_frame *stk;
@@ -522,6 +527,7 @@ struct sim_warp {
 	 * instruction at wait_pc at its top (UINT32_MAX: none; simt.c's run) */
 	uint32_t wait_pc;
 	uint64_t wait_since;
+	uint64_t gst_at;          /* the cycle of its last global store + 1 (0: none; fence_wait) */
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t early_unlock;
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
@@ -675,6 +681,11 @@ struct sim {
 	 * without (throughput.global_atomic_lane, global_red_lane), the cycle
 	 * that unit is free */
 	double lat_gatom, gatom_lane, gred_lane;
+	/* fences (simt_exec.c's fence_wait): the warp waits this long after
+	 * membar.cta and membar.gl (latency.membar_cta, membar_gl), the latter
+	 * from its last global store's acknowledgement (latency.store_ack
+	 * after the store) */
+	double fence_cta, fence_gl, store_ack;
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
