@@ -3230,6 +3230,24 @@ static void fence_wait(struct sim *s, struct sim_warp *w, const struct sim_insn 
 	}
 }
 
+/* A shared atom.add.f32 is a loop in SASS (LDS, FADD, ATOMS.CAST.SPIN,
+ * retried by the lanes whose swap failed): one lane a word gets through a
+ * round, so it takes as many rounds as the most lanes on one word (k),
+ * each latency.shared_atomic_f32_round, and holds the warp meanwhile.
+ * atoms2_probe's addf_k32 (32 lanes on a word, four adds an iteration):
+ * 12,151 cycles an iteration at one and four warps, 12,585 at 16. */
+static void f32_add_loop(struct sim *s, struct sim_warp *w, uint32_t k, double *lat)
+{
+	double c = s->f32_round * k;
+	if (c > *lat)
+		*lat = c;
+	uint64_t t = s->cycle + (uint64_t)(c + 0.5);
+	if (t > w->resume) {
+		w->resume = t;
+		w->resume_why = PX_STALL_MEMORY;
+	}
+}
+
 /* A global atomic's result: the L2's atomic unit takes it later than an L2
  * load's data (latency.global_atomic), and its lanes that name one word go
  * one at a time through the unit, which serves one warp-instruction after
@@ -3370,6 +3388,8 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		if (is_atom && known_mask)
 			*occ += atom_serial(s, w, si, vo, addrs, known_mask);
 		*lat = s->lat[P_SHARED] + (*occ - 1);
+		if (is_atom && known_mask && t == PX_TYPE_F32 && (si->mw & MW(ADD)) && s->f32_round > 0)
+			f32_add_loop(s, w, lanes_per_word(addrs, known_mask), lat);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
 		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0;
 		uint64_t lines[32];

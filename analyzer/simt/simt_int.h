@@ -686,6 +686,7 @@ struct sim {
 	 * from its last global store's acknowledgement (latency.store_ack
 	 * after the store) */
 	double fence_cta, fence_gl, store_ack;
+	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
