@@ -394,8 +394,10 @@ SETS = [
 # cycles after an add at 1 to 16 warps (latency.global_atomic), lanes on
 # one word through the L2's atomic unit 2 cycles a lane, 1 without a
 # result read (RED; an exchange or CAS keeps 2), one warp-instruction
-# after another: median 1.6%, 21 of 27 since; adds of distinct words (k = 1 and 4, 5 and 8 cycles a RED
-# at the unit) stay 62% to 88% fast. its_probe's global lock, measured
+# after another: median 1.6%, 21 of 27; with the unit taking its turns a
+# sector at a time (sector_turns, after held-out 11's global histogram),
+# 24 of 27 (8 lanes a word in one sector, 8 cycles a RED, 43% to 50%
+# fast). its_probe's global lock, measured
 # before, is the test: -49% to -77% before, -26% to -58% (2 of 6 within
 # 35%); its handover at one warp, 1,545 cycles, still has a __threadfence
 # (MEMBAR.SC.GPU) the model times as a barrier instruction.

@@ -3248,28 +3248,59 @@ static void f32_add_loop(struct sim *s, struct sim_warp *w, uint32_t k, double *
 	}
 }
 
+/* The L2 atomic unit's turns for an atomic whose known lanes (mask) name
+ * addrs: per 32-byte sector, the most lanes on one of its words (lanes on
+ * distinct words of a sector go together, lanes on one word one at a
+ * time), summed over the sectors. */
+static uint32_t sector_turns(const int64_t *addrs, uint32_t mask)
+{
+	int64_t word[64], sector[64];
+	uint8_t count[64] = {0}, most[64] = {0};
+	uint32_t turns = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int64_t wa = addrs[__builtin_ctz(m)] >> 2;
+		uint32_t h = (uint32_t)((uint64_t)wa * 0x9e3779b97f4a7c15ull >> 58);
+		while (count[h] && word[h] != wa)
+			h = (h + 1) & 63;
+		word[h] = wa;
+		uint8_t c = ++count[h];
+		int64_t sa = wa >> 3;
+		uint32_t g = (uint32_t)((uint64_t)sa * 0x9e3779b97f4a7c15ull >> 58);
+		while (most[g] && sector[g] != sa)
+			g = (g + 1) & 63;
+		sector[g] = sa;
+		if (c > most[g]) {   /* (the sector's most goes up by one) */
+			most[g] = c;
+			turns++;
+		}
+	}
+	return turns;
+}
+
 /* A global atomic's result: the L2's atomic unit takes it later than an L2
- * load's data (latency.global_atomic), and its lanes that name one word go
- * one at a time through the unit, which serves one warp-instruction after
- * another (throughput.global_atomic_lane a lane with a result,
- * global_red_lane without: ptxas's RED). gatoms_probe (H100): an add
- * whose result the next address waits for 531 cycles a step at 1 to 16
- * warps; 32 lanes on one word, each warp on a line of its own or every
- * warp on one word, 64 cycles a warp at 16 warps (CAS, add, exchange), 32
- * for an add whose result is not read. The LSU takes no other access of
- * the SM meanwhile (the unit's queue backs up into it: four independent
- * exchanges by 32 lanes on a word an iteration, 256 cycles at 4 warps). */
+ * load's data (latency.global_atomic), and the unit, which serves one
+ * warp-instruction after another, takes its lanes a sector at a time,
+ * those on one word one at a time (sector_turns), each turn
+ * throughput.global_atomic_lane with a result and global_red_lane
+ * without (ptxas's RED). gatoms_probe (H100): an add whose result the next
+ * address waits for 531 cycles a step at 1 to 16 warps; 32 lanes on one
+ * word, each warp on a line of its own or every warp on one word, 64
+ * cycles a warp at 16 warps (CAS, add, exchange), 32 for an add whose
+ * result is not read; 32 lanes on the 4 sectors of a line, 5 cycles a
+ * warp's RED; held-out 11's global histogram (256 bins, about 20 sectors a
+ * warp's RED) 31. The LSU takes no other access of the SM meanwhile (the
+ * unit's queue backs up into it: four independent exchanges by 32 lanes
+ * on a word an iteration, 256 cycles at 4 warps). */
 static void global_atomic(struct sim *s, const struct sim_insn *si, const int64_t *addrs, uint32_t mask,
                           double *lat, double *occ)
 {
 	if (s->lat_gatom > s->lat_l2)
 		*lat += s->lat_gatom - s->lat_l2;
-	uint32_t k = lanes_per_word(addrs, mask);
 	double f = si->red ? s->gred_lane : s->gatom_lane;
-	if (k == 1 || f <= 0)
+	if (f <= 0)
 		return;
 	uint64_t start = s->gatom_free > s->cycle ? s->gatom_free : s->cycle;
-	uint64_t busy = (uint64_t)(f * k + 0.5);
+	uint64_t busy = (uint64_t)(f * sector_turns(addrs, mask) + 0.5);
 	s->gatom_free = start + busy;
 	*lat += (double)(start - s->cycle + busy);
 	if ((double)busy > *occ)
