@@ -3189,21 +3189,32 @@ static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 	*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
 }
 
+/* A small table of 64-bit keys (4-byte words, 32-byte sectors) seen by
+ * the lanes of one instruction, by hash, each with a count. */
+struct keytab {
+	int64_t key[64];
+	uint8_t n[64];   /* 0: free */
+};
+
+static uint32_t keytab_slot(struct keytab *t, int64_t key)
+{
+	uint32_t h = (uint32_t)((uint64_t)key * 0x9e3779b97f4a7c15ull >> 58);
+	while (t->n[h] && t->key[h] != key)
+		h = (h + 1) & 63;
+	t->key[h] = key;
+	return h;
+}
+
 /* The most lanes of mask whose addrs name one 4-byte word. */
 static uint32_t lanes_per_word(const int64_t *addrs, uint32_t mask)
 {
-	/* a table of the words seen, by hash */
-	int64_t word[64];
-	uint8_t count[64] = {0};
+	struct keytab words;
+	memset(words.n, 0, sizeof words.n);
 	uint32_t k = 1;
 	for (uint32_t m = mask; m; m &= m - 1) {
-		int64_t wa = addrs[__builtin_ctz(m)] >> 2;
-		uint32_t h = (uint32_t)((uint64_t)wa * 0x9e3779b97f4a7c15ull >> 58);
-		while (count[h] && word[h] != wa)
-			h = (h + 1) & 63;
-		word[h] = wa;
-		if (++count[h] > k)
-			k = count[h];
+		uint32_t h = keytab_slot(&words, addrs[__builtin_ctz(m)] >> 2);
+		if (++words.n[h] > k)
+			k = words.n[h];
 	}
 	return k;
 }
@@ -3254,23 +3265,17 @@ static void f32_add_loop(struct sim *s, struct sim_warp *w, uint32_t k, double *
  * time), summed over the sectors. */
 static uint32_t sector_turns(const int64_t *addrs, uint32_t mask)
 {
-	int64_t word[64], sector[64];
-	uint8_t count[64] = {0}, most[64] = {0};
+	struct keytab words, sectors;   /* (sectors: the most lanes on one of its words) */
+	memset(words.n, 0, sizeof words.n);
+	memset(sectors.n, 0, sizeof sectors.n);
 	uint32_t turns = 0;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		int64_t wa = addrs[__builtin_ctz(m)] >> 2;
-		uint32_t h = (uint32_t)((uint64_t)wa * 0x9e3779b97f4a7c15ull >> 58);
-		while (count[h] && word[h] != wa)
-			h = (h + 1) & 63;
-		word[h] = wa;
-		uint8_t c = ++count[h];
-		int64_t sa = wa >> 3;
-		uint32_t g = (uint32_t)((uint64_t)sa * 0x9e3779b97f4a7c15ull >> 58);
-		while (most[g] && sector[g] != sa)
-			g = (g + 1) & 63;
-		sector[g] = sa;
-		if (c > most[g]) {   /* (the sector's most goes up by one) */
-			most[g] = c;
+		uint32_t h = keytab_slot(&words, wa);
+		uint8_t c = ++words.n[h];
+		uint32_t g = keytab_slot(&sectors, wa >> 3);
+		if (c > sectors.n[g]) {   /* (the sector's most goes up by one) */
+			sectors.n[g] = c;
 			turns++;
 		}
 	}
