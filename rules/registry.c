@@ -11,6 +11,21 @@
 
 #include "checks.h"
 
+/* How the verifier rules' simulation runs in lint (their descriptions end
+ * with it). The budget's time: bench/simt.py has measured 3 to 30 million
+ * warp-instructions a second on the machines this project has run on. */
+#define SIMT_RUN_TEXT                                                                                        \
+	" The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "   \
+	"memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "         \
+	"configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or " \
+	".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "    \
+	"guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "       \
+	"unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "    \
+	"store is not reported (a note on standard error says from which line). The budget bounds the run (the "  \
+	"largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "     \
+	"kernels the simulation skips cost nothing, and the default budget, 1 million warp-instructions, keeps "  \
+	"the others to about 0.03 to 0.3 s (3 to 30 million warp-instructions per second, by the machine)."
+
 static const struct px_rule rules[] = {
 	{"arch-feature-unavailable", PX_CAT_PORTABILITY, PX_ERROR, true,
 	 "an instruction the target compute capability does not have",
@@ -60,16 +75,7 @@ static const struct px_rule rules[] = {
 	 " For a file whose first target is before sm_70, also a path that goes round a loop waiting on memory "
 	 "10,000 times in a row while lanes of its warp wait for it to reconverge: a spin lock or a flag within "
 	 "a warp, which independent thread scheduling (sm_70 and newer) completes and an older GPU never does."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
-	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
-	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
-	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
-	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
-	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
-	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
-	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
-	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
-	 "(20 million warp-instructions per second).",
+	 SIMT_RUN_TEXT,
 	 "A block that deadlocks never finishes: the kernel hangs until the watchdog or the user kills it.",
 	 "Make every thread of the block reach the same barriers in the same order: move __syncthreads() out of conditional code and early returns.",
 	 "if (threadIdx.x < 32) return;\n__syncthreads();",
@@ -258,16 +264,7 @@ static const struct px_rule rules[] = {
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
 	 "thread (255,0,0) writes 4 bytes of shared memory at byte offset 1024, past the 1024 bytes the kernel declares (simulated, block 256x1x1; at k.cu:4)",
 	 "Simulating one thread block on concrete values, a thread loads or stores shared memory beyond the static shared variables plus the dynamic size (launch.dynamic_shared in the configuration, else 48 KiB less the static size when the kernel uses dynamic shared memory)."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
-	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
-	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
-	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
-	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
-	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
-	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
-	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
-	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
-	 "(20 million warp-instructions per second).",
+	 SIMT_RUN_TEXT,
 	 "Out-of-bounds shared accesses read or overwrite other variables or other blocks' data, or fault (`misaligned or out-of-range shared or local address`).",
 	 "Size the array for every index the threads use (an off-by-one is the usual cause), or guard the access.",
 	 "__shared__ float s[256];\ns[threadIdx.x + 1] = x;  // 256 threads",
@@ -279,16 +276,7 @@ static const struct px_rule rules[] = {
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
 	 "thread (32,0,0) writes shared byte offset 128 at k.cu:4 (PTX line 44); thread (0,0,0) reads it at k.cu:5 (PTX line 49), no barrier between (simulated, block 128x1x1)",
 	 "Simulating one thread block on concrete values, two threads of different warps access the same bytes of a shared word between the same two barriers and at least one writes (atomics with atomics excepted; threads writing different halves or bytes of one word, as in a __shared__ half array, do not race). The message names both threads and both lines with their source location. The same race between lanes of one warp is warp-sync-missing. An access to a word while a cp.async copy to it is in flight (no cp.async.wait_group of the copying thread has waited for it, and for another thread no barrier after that wait) is a race with the copy, and so is a copy that lands while a later copy to the same word is in flight."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
-	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
-	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
-	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
-	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
-	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
-	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
-	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
-	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
-	 "(20 million warp-instructions per second).",
+	 SIMT_RUN_TEXT,
 	 "Without a barrier the read may see the old or the new value depending on scheduling: wrong results that change from run to run and GPU to GPU.",
 	 "Put __syncthreads() between the write and the other thread's read (__syncwarp() when both are in one warp), or give each thread its own word.",
 	 "s[threadIdx.x] = v;\nout[threadIdx.x] = s[(threadIdx.x + 32) % 256];",
@@ -344,16 +332,7 @@ static const struct px_rule rules[] = {
 	 "warp-instructions the simulation of one kernel may run (the largest budget of the enabled verifier rules applies)",
 	 "thread (0,0,0) reads shared byte offset 0, which no thread has written (simulated, block 256x1x1; at k.cu:6)",
 	 "Simulating one thread block on concrete values, a thread reads a shared-memory word that no thread of the block has written before (shared memory starts with unspecified contents)."
-	 " The simulation (one thread block, ptxray-simt(1)) runs in lint for each kernel that declares shared "
-	 "memory or uses a barrier or a warp collective, at a launch block that is known: --block or the "
-	 "configuration, .reqntid, the CUDA source's `// ptxray: launch` annotation or launch sites that agree, or "
-	 ".maxntid for a kernel that uses only threadIdx.x (a kernel with none of these gets a note instead: a "
-	 "guessed block would be a guessed verdict). --param gives parameters; an unknown value follows the "
-	 "unknown-value policy of ptxray-simt(1), and what is found after the policy decided a branch, guard or "
-	 "store is not reported (a note on standard error says from which line). The budget bounds the run (the "
-	 "largest budget of the enabled verifier rules); when it runs out a note says so. On by default: the "
-	 "kernels the simulation skips cost nothing, and the budget keeps the others to about a tenth of a second "
-	 "(20 million warp-instructions per second).",
+	 SIMT_RUN_TEXT,
 	 "The value is whatever the previous block left there: results that depend on the launch history.",
 	 "Write every element the kernel reads (including halo and padding elements), or read only what was written.",
 	 "__shared__ float s[257];\ns[threadIdx.x + 1] = x;\n__syncthreads();\ny = s[threadIdx.x];",
