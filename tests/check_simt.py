@@ -421,6 +421,16 @@ SETS = [
 # 73 predicted): what the SASS's loop (BSSY, YIELD, ATOMS.CAS, ISETP, BRA,
 # BSYNC, MEMBAR.SC.CTA, ATOMS.EXCH, ISETP, BRA) spends in the other 130
 # cycles is not known; not modelled.
+# lane0_probe (H100; 3835011's predictions committed first: median 36.0%,
+# 5 of 10) narrows it: every lane adding to a word of its own within 9%,
+# lane 0 alone in a branch 34% to 38% fast (ptxas rebuilds the shared base,
+# S2UR SR_CgaCtaId, inside the branch), lane 0 taking and giving back a
+# lock without a spin loop 16% to 29%; every lane taking a free lock of its
+# own in a spin loop (YIELD, ATOMS.CAS, BSYNC) 144 to 153 cycles an
+# iteration, 67 in the model, and lane 0 alone 195 to 211. A wait of 77
+# cycles at a spin loop's head (the YIELD) fitted those and moved the
+# shared locks 17 to 20 points closer, but put its_probe's flags, whose
+# spin loops poll with a volatile load, from +10% to +79%: not kept.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -449,6 +459,7 @@ PROBES = [
     ('probes/gatoms_probe.jsonl', 'probes/gatoms_probe.sm_90.ptx', 'probe gatoms'),
     ('probes/fence_probe.jsonl', 'probes/fence_probe.sm_90.ptx', 'probe fence'),
     ('probes/lockparts_probe.jsonl', 'probes/lockparts_probe.sm_90.ptx', 'probe lockparts'),
+    ('probes/lane0_probe.jsonl', 'probes/lane0_probe.sm_90.ptx', 'probe lane0'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
