@@ -697,10 +697,7 @@ again:
 				struct sim_frame *o = &w->stk[w->nstk - 1];
 				if (o->rpc == rpc && o->pc != rpc && (o->mask & ~w->exited)) {
 					uint64_t r = s->cycle + s->path_switch;
-					if (r > w->resume) {
-						w->resume = r;
-						w->resume_why = PX_STALL_BRANCH;
-					}
+					sim_hold(w, r, PX_STALL_BRANCH);
 				}
 			}
 		} else {
@@ -1201,10 +1198,7 @@ static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			 * of them worse, rd_div/1024 to +38% */
 			if (taken && s->redirect && si->target > pc)
 				r += s->redirect * branch_waiters(s, w, sched);
-			if (r > w->resume) {
-				w->resume = r;
-				w->resume_why = PX_STALL_BRANCH;
-			}
+			sim_hold(w, r, PX_STALL_BRANCH);
 		}
 		if (taken == active) {
 			next = si->target;
@@ -1285,10 +1279,7 @@ timing:
 		} else if (sim_its_yield(s, w, pc)) {
 			w->win.valid = false;
 			uint64_t r = s->cycle + s->path_switch;
-			if (r > w->resume) {
-				w->resume = r;
-				w->resume_why = PX_STALL_BRANCH;
-			}
+			sim_hold(w, r, PX_STALL_BRANCH);
 			settle(s, w);
 		}
 	}

@@ -2996,10 +2996,7 @@ static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mas
 		uint32_t g0 = w->cp_groups > SIM_CP_RING ? w->cp_groups - SIM_CP_RING : 0;
 		for (uint32_t g = g0; g < w->cp_groups && w->cp_groups - g > mo->cp_n; g++)
 			t = w->cp_end[g % SIM_CP_RING] > t ? w->cp_end[g % SIM_CP_RING] : t;
-		if (t > w->resume) {
-			w->resume = t;
-			w->resume_why = PX_STALL_MEMORY;
-		}
+		sim_hold(w, t, PX_STALL_MEMORY);
 		return;
 	}
 	if (mo->kind != MK_CP)
@@ -3234,11 +3231,8 @@ static void fence_wait(struct sim *s, struct sim_warp *w, const struct sim_insn 
 		if (ack > t)
 			t = ack;
 	}
-	t += (uint64_t)(f + 0.5);
-	if (f > 0 && t > w->resume) {
-		w->resume = t;
-		w->resume_why = PX_STALL_MEMORY;
-	}
+	if (f > 0)
+		sim_hold(w, t + (uint64_t)(f + 0.5), PX_STALL_MEMORY);
 }
 
 /* A shared atom.add.f32 is a loop in SASS (LDS, FADD, ATOMS.CAST.SPIN,
@@ -3253,10 +3247,7 @@ static void f32_add_loop(struct sim *s, struct sim_warp *w, uint32_t k, double *
 	if (c > *lat)
 		*lat = c;
 	uint64_t t = s->cycle + (uint64_t)(c + 0.5);
-	if (t > w->resume) {
-		w->resume = t;
-		w->resume_why = PX_STALL_MEMORY;
-	}
+	sim_hold(w, t, PX_STALL_MEMORY);
 }
 
 /* The L2 atomic unit's turns for an atomic whose known lanes (mask) name
@@ -3313,17 +3304,16 @@ static void global_atomic(struct sim *s, const struct sim_insn *si, const int64_
 }
 
 /* The shared unit's cycles past its wavefronts for atomic si, whose known
- * lanes (mask) name addrs: lanes that name one word go one at a time,
- * each past the first costing throughput.shared_atomic*_lane by the kind
+ * lanes (mask) name one word k at the most (lanes_per_word): lanes on one
+ * word go one at a time, each past the first costing throughput.shared_atomic*_lane by the kind
  * of operation (enum sim_atom_class). atoms_probe and atoms2_probe (H100)
  * measured 32 lanes on one word holding the unit 32 cycles for an
  * exchange, a max or an add (ATOMS.EXCH, .MAX, .ADD), 64 for a CAS, 8.7
  * for an add of 1 (ATOMS.POPC.INC, or ATOMS.ADD of a register holding 1):
  * 1, 2 and 0.25 a lane. */
 static double atom_serial(const struct sim *s, const struct sim_warp *w, const struct sim_insn *si,
-                          const struct sim_opnd *vo, const int64_t *addrs, uint32_t mask)
+                          const struct sim_opnd *vo, uint32_t mask, uint32_t k)
 {
-	uint32_t k = lanes_per_word(addrs, mask);
 	if (k == 1)
 		return 0;
 	unsigned c = si->mw & MW(CAS) ? SIM_ATOM_CAS : SIM_ATOM_OTHER;
@@ -3421,11 +3411,12 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 				memo_store(mo, spc, addrs, mask, 0, wf, NULL, 0, false);
 		}
 		*occ = wf ? wf : 1;
+		uint32_t k = is_atom && known_mask ? lanes_per_word(addrs, known_mask) : 1;
 		if (is_atom && known_mask)
-			*occ += atom_serial(s, w, si, vo, addrs, known_mask);
+			*occ += atom_serial(s, w, si, vo, known_mask, k);
 		*lat = s->lat[P_SHARED] + (*occ - 1);
 		if (is_atom && known_mask && t == PX_TYPE_F32 && (si->mw & MW(ADD)) && s->f32_round > 0)
-			f32_add_loop(s, w, lanes_per_word(addrs, known_mask), lat);
+			f32_add_loop(s, w, k, lat);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
 		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0;
 		uint64_t lines[32];

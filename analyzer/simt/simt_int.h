@@ -787,6 +787,17 @@ bool sim_mbar_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask
 /* The cp.async.bulk whose copy to shared word wd is in flight, UINT32_MAX
  * if none. */
 uint32_t sim_mbar_bulk_to(const struct sim *s, uint64_t wd);
+/* Warp w issues nothing before cycle t (a branch, a path switch, a fence,
+ * a wait for copies), for reason why (PX_STALL_*), unless it waits longer
+ * already. */
+static inline void sim_hold(struct sim_warp *w, uint64_t t, unsigned why)
+{
+	if (t > w->resume) {
+		w->resume = t;
+		w->resume_why = (uint8_t)why;
+	}
+}
+
 /* The deadlock finding of a warp left in W_MBAR (simt.c, after the run). */
 void sim_mbar_deadlock(struct sim *s, const struct sim_warp *w);
 /* __syncwarp by the lanes of mask: their clocks join. */
