@@ -890,6 +890,7 @@ SIM_HOT void units_changed(struct sim *s)
 		s->pipe_free[sc][P_SHFL] = s->mio_free;
 		s->pipe_free[sc][P_GLOBAL] = s->lsu_free;
 	}
+	s->wake = (1u << s->nsched) - 1;
 }
 
 /* The scoreboard and the pipes after warp w issued si on scheduler sched
@@ -2220,6 +2221,22 @@ __attribute__((noinline)) static void run(struct sim *s)
 	for (uint32_t u = 0; u < SIM_UNITS; u++)
 		for (uint32_t sc = 0; sc < 4; sc++)
 			s->unit_want[u][sc] = UINT64_MAX;
+	/* A scheduler whose pass issued nothing is idle until the first cycle
+	 * a pass could find otherwise (idle_to), unless one of its warps
+	 * changes or a unit it shares does first (sim.wake): a pass that
+	 * issues nothing changes nothing but what it notes (stall reasons,
+	 * the waits for units, the warps' scans), and those stay as they are
+	 * while nothing the pass reads changes; the cycle enters only by
+	 * comparisons with the times it keeps. Meanwhile the scheduler's share
+	 * of the step's next cycle (idle_next) and whether it has a warp
+	 * still running (idle_live) stand. */
+	uint64_t idle_to[4] = {0, 0, 0, 0}, idle_next[4];
+	bool idle_live[4];
+	uint32_t sched_warps[4] = {0, 0, 0, 0};   /* per scheduler: its warps (bit = warp id) */
+	for (uint32_t i = 0; i < s->nwarps; i++)
+		sched_warps[i % nsched] |= 1u << i;
+	uint32_t changed = 0;   /* the warps changed in earlier steps since their scheduler's pass */
+	s->wake = 0;
 	while (!s->stop) {
 		bool any_live = false, issued = false;
 		uint64_t next = UINT64_MAX;
@@ -2248,6 +2265,18 @@ __attribute__((noinline)) static void run(struct sim *s)
 		}
 		for (uint32_t sk = 0; sk < nsched; sk++) {
 			uint32_t sc = sc0 + sk < nsched ? sc0 + sk : sc0 + sk - nsched;   /* (sk + cycle) % nsched */
+			if (idle_to[sc] > s->cycle && !(s->wake & 1u << sc) &&
+			    !((changed | s->acct_dirty) & sched_warps[sc])) {
+				any_live |= idle_live[sc];
+				if (idle_next[sc] < next)
+					next = idle_next[sc];
+				continue;
+			}
+			s->wake &= ~(1u << sc);
+			changed &= ~sched_warps[sc];
+			/* the pass's share of next, and when it could find otherwise */
+			uint64_t snext = UINT64_MAX, swake = UINT64_MAX;
+			bool slive = false;
 			uint32_t nw = nw_of[sc];
 			int32_t pick = -1;
 			bool pick_issue = false;   /* pick issues its top now (else it issued early) */
@@ -2260,7 +2289,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 				struct sim_warp *w = &s->w[wi];
 				if (w->state == W_DONE)
 					continue;
-				any_live = true;
+				slive = true;
 				if (w->state != W_READY) {   /* W_BARRIER, W_MBAR */
 					set_why(s, &acct, wi, PX_STALL_BARRIER);
 					continue;
@@ -2290,8 +2319,14 @@ __attribute__((noinline)) static void run(struct sim *s)
 				uint64_t t = ready_at(s, w, sc, &y);
 				unsigned u = w->top_pipe == P_GLOBAL ? U_LSU
 				             : w->top_pipe == P_SHARED || w->top_pipe == P_SHFL ? U_MIO : SIM_UNITS;
-				if (u < SIM_UNITS && !w->top_store && w->top_rt <= s->cycle &&
-				    (w->top_pipe != P_SHARED || s->mio_sp_free[sc & 3] <= s->cycle)) {
+				if (u < SIM_UNITS && !w->top_store && (w->top_rt > s->cycle ||
+				    (w->top_pipe == P_SHARED && s->mio_sp_free[sc & 3] > s->cycle))) {
+					/* (it begins to wait for the unit alone then) */
+					uint64_t b = w->top_rt > s->mio_sp_free[sc & 3] || w->top_pipe != P_SHARED
+					             ? w->top_rt : s->mio_sp_free[sc & 3];
+					if (b < swake)
+						swake = b;
+				} else if (u < SIM_UNITS && !w->top_store) {
 					/* it waits for the unit alone: since when */
 					uint32_t tpc = w->stk[w->nstk - 1].pc;
 					if (w->wait_pc != tpc) {
@@ -2312,12 +2347,17 @@ __attribute__((noinline)) static void run(struct sim *s)
 				bool early = t > s->cycle ? y != PX_STALL_PIPE && y != PX_STALL_BARRIER && y != PX_STALL_BRANCH
 				                          : w->top_bar;
 				early &= !w->its_frames;   /* (simt_its.c) */
-				if (pick < 0 && early && issue_early(s, w, sc, &next)) {
-					pick = (int32_t)wi;
-					set_why(s, &acct, wi, PX_STALL_SELECTED);
-					rr_next = idx + 1 == nw ? 0 : idx + 1;
-					issued = true;
-					continue;
+				if (pick < 0 && early) {
+					if (issue_early(s, w, sc, &snext)) {
+						pick = (int32_t)wi;
+						set_why(s, &acct, wi, PX_STALL_SELECTED);
+						rr_next = idx + 1 == nw ? 0 : idx + 1;
+						issued = true;
+						continue;
+					}
+					/* (a scan goes further then: issue_early) */
+					if (w->early_valid && w->early_unlock > s->cycle && w->early_unlock < swake)
+						swake = w->early_unlock;
 				}
 				if (t <= s->cycle && pick < 0) {
 					pick = (int32_t)wi;
@@ -2326,14 +2366,23 @@ __attribute__((noinline)) static void run(struct sim *s)
 					rr_next = idx + 1 == nw ? 0 : idx + 1;
 				} else if (t <= s->cycle) {
 					set_why(s, &acct, wi, PX_STALL_NOT_SELECTED);
-					next = s->cycle + 1;
+					snext = s->cycle + 1;
 				} else {
 					set_why(s, &acct, wi, y);
-					if (t < next)
-						next = t;
+					if (t < snext)
+						snext = t;
 				}
 			}
 			rr[sc] = rr_next;
+			any_live |= slive;
+			if (snext < next)
+				next = snext;
+			idle_to[sc] = 0;
+			if (pick < 0) {
+				idle_to[sc] = snext < swake ? snext : swake;
+				idle_next[sc] = snext;
+				idle_live[sc] = slive;
+			}
 			/* (a warp that issued early issues its top too when that is
 			 * ready now: a block barrier at the top, with register-only
 			 * work past it) */
@@ -2375,6 +2424,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 			if (acct.loop[i] != l)
 				acct_move(s, &acct, i, l);
 		}
+		changed |= s->acct_dirty;
 		s->acct_dirty = 0;
 		s->cycle += adv;
 		if (s->res->warp_insns > budget) {

@@ -725,6 +725,11 @@ struct sim {
 	 * most 32) that changed in the current step (warp_changed sets them):
 	 * their top instruction may be in another loop */
 	uint32_t acct_dirty;
+	/* the schedulers (bit = scheduler) that share a unit whose free
+	 * cycle changed since their last pass (units_changed): run() looks
+	 * at an idle scheduler's warps again then, when one of them changed,
+	 * or once the cycle it could next do something has come */
+	uint32_t wake;
 	bool stop;
 	const char *stop_reason;
 	bool hw_fma;              /* the processor has fma and avx2 (simt_exec.c) */
