@@ -3612,7 +3612,7 @@ uint32_t sim_member_mask(struct sim *s, struct sim_warp *w, const struct sim_opn
 	return mm;
 }
 
-static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask)
+static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat)
 {
 	const struct sim_insn *si = &s->ins[pc];
 	const struct px_insn *in = si->in;
@@ -3722,14 +3722,32 @@ static void exec_warp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t m
 			bool same = true;
 			for (uint32_t m = mask; m; m &= m - 1)
 				same &= v[__builtin_ctz(m)] == v[first];
+			uint32_t groups = 0;   /* the distinct values (a lane of unknown value: one of its own) */
 			for (uint32_t m = mask; m; m &= m - 1) {
 				uint32_t l = (uint32_t)__builtin_ctz(m), r = 0;
 				for (uint32_t q = mask; q; q &= q - 1)
 					if (v[__builtin_ctz(q)] == v[l])
 						r |= 1u << __builtin_ctz(q);
+				groups += (unkl >> l & 1) || (uint32_t)__builtin_ctz(r) == l;
 				wr(w, dslot, l, all ? (same ? mask : 0) : r, unkl != 0);
 				if (d->kind == PX_OPND_VEC && d->nel > 1)
 					wr(w, d->el[1], l, same, unkl != 0);
+			}
+			/* MATCH.ANY takes a round per distinct value (MATCH.ALL
+			 * one): its result comes latency.match_any_group cycles
+			 * later for each value past the first, and the SM's match
+			 * unit takes throughput.match_any_group cycles a round,
+			 * one instruction after another; it issues as a shuffle
+			 * does, its result waiting for the unit's queue (one warp's
+			 * four chains of 32 values overlap: 1541 cycles for 16
+			 * MATCH.ANY of 375 each; 16 warps' follow the unit's rate:
+			 * bench/gpu/simt/match_probe.cu) */
+			if (s->match_lat > 0) {
+				uint32_t k = all ? 1 : groups;
+				double now = (double)s->cycle, start = s->match_free > now ? s->match_free : now;
+				s->match_free = start + s->match_group_occ * k;
+				double l = s->match_lat + s->match_group_lat * (k - 1);
+				*lat = s->match_free - now > l ? s->match_free - now : l;
 			}
 			return;
 		}
@@ -4393,7 +4411,7 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 			sim_its_release(s, w, pc, mask);
 		return 0;
 	case EK_WARP:
-		exec_warp(s, w, pc, mask);
+		exec_warp(s, w, pc, mask, lat);
 		return 0;
 	case EK_NOP:
 		if (si->fence)

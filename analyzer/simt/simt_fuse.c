@@ -805,6 +805,47 @@ static bool loop_has_block_barrier(const struct sim *s, uint32_t l)
 	return false;
 }
 
+/* block b's shared-memory accesses: 0 none, 1 loads or stores, 2 an atomic */
+static unsigned shared_access_in(const struct sim *s, const struct px_block *b)
+{
+	unsigned k = 0;
+	for (uint32_t i = b->first; i < b->end; i++)
+		if (s->ins[i].pipe == P_SHARED)
+			k = s->ins[i].flags & PX_OPF_ATOMIC ? 2 : k ? k : 1;
+	return k;
+}
+
+/* b post-dominates a (both in one function) */
+static bool postdominates(const struct px_func *f, uint32_t b, uint32_t a)
+{
+	for (uint32_t x = a, n = 0; x < f->nblocks && n <= f->nblocks; x = f->blocks[x].ipdom, n++)
+		if (x == b)
+			return true;
+	return false;
+}
+
+/* Block b of loop l runs under a branch of the loop whose predicate may
+ * differ between a warp's lanes (fill_uniform), before the paths rejoin,
+ * and that ptxas does not predicate (sim_insn.ifconv; atomic: b holds a
+ * shared atomic, which ptxas branches around however short the region:
+ * lane0_probe's l0_add, held-out 5's compact_loop, held-out 12's
+ * match_hist_loop). */
+static bool divergent_region(const struct sim *s, uint32_t l, uint32_t b, bool atomic)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t d = f->blocks[b].idom, n = 0; d < f->nblocks && f->blocks[d].loop == (int32_t)l && n <= f->nblocks;
+	     d = f->blocks[d].idom, n++) {
+		const struct px_block *db = &f->blocks[d];
+		const struct px_insn *br = db->end > db->first ? &f->insns[db->end - 1] : NULL;
+		if (br && br->op == PX_OP_BRA && br->guard >= 0 && f->an && f->an->uni &&
+		    f->an->uni[br->guard] == PX_UNI_DIVERGENT && !postdominates(f, b, d))
+			return atomic || !s->ins[db->end - 1].ifconv;
+		if (d == f->loops[l].header || db->idom == d)
+			break;
+	}
+	return false;
+}
+
 /* The shared window bases ptxas rebuilds in a loop (the header's rule):
  * sim_insn.shbase, run after the loop invariants were hoisted (what was
  * computed from the address stays free and waits for it). */
@@ -814,17 +855,23 @@ static void mark_shared_bases(struct sim *s)
 	if (!(s->shbase_lat > 0))
 		return;   /* (sm_90's table has latency.shared_base; sm_80 has no clusters, its shared
 		           * addresses are offsets with nothing to rebuild; the later ones have no timing) */
+	uint8_t *every = xcalloc(f->nblocks + 1, 1);   /* per block: run in every iteration of its loop */
 	for (uint32_t l = 0; l < f->nloops; l++) {
 		bool inner = false;
 		for (uint32_t k = 0; k < f->nloops && !inner; k++)
 			inner = f->loops[k].parent == (int32_t)l;
-		if (!inner || !loop_has_block_barrier(s, l))
-			continue;
+		bool whole = inner && loop_has_block_barrier(s, l);
 		const struct px_loop *lp = &f->loops[l];
+		for (uint32_t b = lp->header; b < f->nblocks && f->blocks[b].loop == (int32_t)l && !every[b];
+		     b = f->blocks[b].ipdom)
+			every[b] = 1;
 		for (uint32_t bi = 0; bi < lp->nblocks; bi++) {
 			const struct px_block *b = &f->blocks[lp->blocks[bi]];
 			if (b->loop != (int32_t)l)
 				continue;   /* (an inner loop's block: its own rule) */
+			unsigned acc = whole ? 0 : shared_access_in(s, b);
+			if (!whole && (every[lp->blocks[bi]] || !acc || !divergent_region(s, l, lp->blocks[bi], acc == 2)))
+				continue;
 			for (uint32_t i = b->first; i < b->end; i++) {
 				struct sim_insn *si = &s->ins[i];
 				if (si->expand || !names_shared_base(s, si))
@@ -834,6 +881,7 @@ static void mark_shared_bases(struct sim *s)
 			}
 		}
 	}
+	free(every);
 }
 
 static void mark_expansions(struct sim *s, const struct regrefs *rr)
@@ -883,14 +931,18 @@ void sim_mark_free(struct sim *s)
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		struct sim_insn *si = &s->ins[i];
-		/* rsqrt.approx.f32 and ex2.approx.f32 without .ftz: ptxas puts a
-		 * denormal range fix-up around the MUFU (FSETP; @!P FMUL; MUFU;
-		 * @!P FMUL: tests/fixtures/simt/heldout/simt_heldout.sm_90.sass,
-		 * nbody_loop and softmax_loop), two FP32 instructions more than
-		 * the FMUL + MUFU.SIN the sfu latency was measured on */
-		if ((in->op == PX_OP_RSQRT || in->op == PX_OP_EX2) && (in->mods & PX_MOD_APPROX) &&
-		    !(in->mods & PX_MOD_FTZ) && in->ntypes && in->types[0] == PX_TYPE_F32)
-			si->fixup = 1;
+		/* rsqrt, ex2 and lg2 .approx.f32 are one MUFU (sim_insn.mufu:
+		 * latency.sfu_mufu, the sfu latency being sin's FMUL and
+		 * MUFU.SIN); without .ftz ptxas puts a denormal range fix-up
+		 * around it (FSETP; @!P FMUL; MUFU; @!P FMUL, or FADD for lg2:
+		 * tests/fixtures/simt/heldout/simt_heldout.sm_90.sass, nbody_loop
+		 * and softmax_loop; probes/sfu2_probe.sm_90.sass), two FP32
+		 * instructions on the pipe and latency.sfu_fixup on the chain */
+		if ((in->op == PX_OP_RSQRT || in->op == PX_OP_EX2 || in->op == PX_OP_LG2) &&
+		    (in->mods & PX_MOD_APPROX) && in->ntypes && in->types[0] == PX_TYPE_F32) {
+			si->mufu = 1;
+			si->fixup = !(in->mods & PX_MOD_FTZ);
+		}
 		int32_t d = single_def(f, i);
 		if (d < 0 || in->guard >= 0 || special_src(in))
 			continue;

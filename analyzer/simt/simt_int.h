@@ -234,6 +234,7 @@ struct sim_insn {
 	uint8_t ifconv;    /* a branch over a region ptxas predicates (simt_fuse.c) */
 	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
+	uint8_t mufu;      /* an SFU op that is one MUFU, no FMUL before it (simt_fuse.c) */
 	uint8_t shbase;    /* names a shared variable whose address ptxas rebuilds in the loop from
 	                    * SR_CgaCtaId (simt_fuse.c's mark_shared_bases): a mov of the address
 	                    * takes sim.shbase_lat, a load or atomic at it sim.shbase_lat more */
@@ -258,12 +259,13 @@ struct sim_insn {
 	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
-	bool ct_rare;      /* fixup, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
+	bool ct_rare;      /* mufu, fixup, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
 	bool sync_mem;     /* a strong shared access (atomic, volatile, relaxed, acquire, release) in a
 	                    * kernel with spin_edges: it orders other threads' accesses (simt_its.c) */
 	bool poll;         /* a read whose value decides whether a spin_edge goes round again: it
 	                    * races with no write (the loop reads again until it sees the one
 	                    * it waits for: simt_its.c) */
+	bool poll_peeled;  /* a poll of a loop whose spin edge is unconditional (simt_its.c) */
 	bool spin_edge;    /* the back edge of a loop that waits on memory other threads write:
 	                    * an independent-thread-scheduling yield point (simt_its.c) */
 	uint8_t fence;     /* membar/fence: 1 for the block, 2 for the GPU or system (simt_exec.c's
@@ -523,6 +525,7 @@ struct sim_warp {
 	 * last while others waited, that frame's mask and depth, the times in
 	 * a row */
 	uint32_t spin_pc, spin_mask, spin_depth, spins;
+	bool spun;                /* it went round a spin loop since its last poll (simt.c's spin_yield) */
 	/* the cycle it began to wait for an SM-wide unit with the
 	 * instruction at wait_pc at its top (UINT32_MAX: none; simt.c's run) */
 	uint32_t wait_pc;
@@ -686,6 +689,16 @@ struct sim {
 	 * from its last global store's acknowledgement (latency.store_ack
 	 * after the store) */
 	double fence_cta, fence_gl, store_ack;
+	/* match.sync (simt_exec.c's exec_warp): the result's latency for one
+	 * distinct value among the lanes (latency.match_any; 0: the
+	 * shuffle's), the cycles each further one adds (match_any_group), the
+	 * match unit's cycles per distinct value (throughput.match_any_group)
+	 * and the cycle it is free (fractional) */
+	double match_lat, match_group_lat, match_group_occ, match_free;
+	/* a lone MUFU's latency and what a range fix-up around it adds
+	 * (latency.sfu_mufu, sfu_fixup; sim_insn.mufu, fixup) */
+	double sfu_mufu, sfu_fixup;
+	double spin_yield;  /* the cycles a spin loop's YIELD holds the warp (latency.spin_yield; simt.c's issue) */
 	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */

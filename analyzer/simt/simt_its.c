@@ -151,8 +151,17 @@ void sim_its_mark(struct sim *s)
 			if (b->end <= b->first)
 				continue;
 			struct sim_insn *c = &s->ins[b->end - 1];
-			if ((c->flags & PX_OPF_BRANCH) && c->target == head && spin_edge(s, lp, c, want))
+			if ((c->flags & PX_OPF_BRANCH) && c->target == head && spin_edge(s, lp, c, want)) {
 				c->spin_edge = true;
+				/* a loop that tests at its top (an unconditional back
+				 * edge): ptxas tests once before it, its YIELD runs
+				 * from the first retry on (simt.c's spin_yield) */
+				for (uint32_t bi = 0; c->in->guard < 0 && bi < lp->nblocks; bi++) {
+					const struct px_block *pb = &f->blocks[lp->blocks[bi]];
+					for (uint32_t i = pb->first; i < pb->end; i++)
+						s->ins[i].poll_peeled |= s->ins[i].poll;
+				}
+			}
 		}
 	}
 	free(want);
