@@ -1164,7 +1164,7 @@ static __attribute__((noinline)) bool mbar_issue(struct sim *s, struct sim_warp 
  * volatile poll of a free flag, LDS, YIELD, ISETP, BRA, 98 cycles an
  * iteration, 66 in the model without; an ATOMS.OR poll, YIELD first, 120
  * (the atomic's latency 7 cycles more than a load's). */
-static void spin_yield(struct sim *s, struct sim_warp *w, const struct sim_insn *si, double *lat)
+__attribute__((noinline)) static void spin_yield(struct sim *s, struct sim_warp *w, const struct sim_insn *si, double *lat)
 {
 	bool first = !w->spun;
 	w->spun = false;
@@ -1177,7 +1177,7 @@ static void spin_yield(struct sim *s, struct sim_warp *w, const struct sim_insn 
 }
 
 /* Issues the instruction at the top of w's stack. */
-static void issue(struct sim *s, struct sim_warp *w, unsigned sched)
+SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 {
 	struct sim_frame *top = &w->stk[w->nstk - 1];
 	uint32_t pc = top->pc;
