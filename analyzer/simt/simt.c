@@ -1170,10 +1170,16 @@ __attribute__((noinline)) static void spin_yield(struct sim *s, struct sim_warp 
 	w->spun = false;
 	if (si->poll_peeled && first)
 		return;   /* (ptxas's test before the loop: its_probe's its_flag0, whose PTX loop tests at the top) */
+	/* a warp whose other lanes wait where the paths rejoin goes to them
+	 * and back (spin_probe: lane 0 alone in its branch, 51 cycles an
+	 * iteration more than every lane, two path switches) */
+	double y = s->spin_yield;
+	if ((w->exists & ~w->exited) & ~w->stk[w->nstk - 1].mask)
+		y += 2 * (double)s->path_switch;
 	if (si->flags & PX_OPF_ATOMIC)
-		*lat += s->spin_yield;
+		*lat += y;
 	else
-		sim_hold(w, s->cycle + 1 + (uint64_t)(s->spin_yield + 0.5), PX_STALL_BRANCH);
+		sim_hold(w, s->cycle + 1 + (uint64_t)(y + 0.5), PX_STALL_BRANCH);
 }
 
 /* Issues the instruction at the top of w's stack. */
@@ -1292,7 +1298,7 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			sim_note(s, pc, "guard predicate depends on an unknown value: the instruction is skipped there");
 		}
 		sim_exec(s, w, pc, g, &lat, &occ);
-		if (si->poll && s->spin_yield > 0)
+		if (si->poll && s->its && s->spin_yield > 0)   /* (YIELD: compute capability 7.0 on) */
 			spin_yield(s, w, si, &lat);
 		break;
 	}
