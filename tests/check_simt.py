@@ -458,7 +458,9 @@ SETS = [
 # 54 more: ptxas's YIELD in the loop holds the warp (latency.spin_yield,
 # 55: simt.c's spin_yield), from the load's issue, before the atomic's.
 # A loop that tests at its top (its_probe's flags) has its first test
-# before the loop in SASS, without a YIELD.
+# before the loop in SASS, without a YIELD. Lane 0 alone in its branch
+# costs 51 cycles an iteration more than every lane: the YIELD goes to the
+# lanes that wait where the paths rejoin and back, two path switches.
 # sfu2_probe (H100; 9b55eba's, median 3.4%, 46 of 47): ex2, lg2 and rsqrt
 # .approx.f32 are one MUFU of 19 cycles (sin's 23 counts its FMUL), and
 # without .ftz ptxas's denormal range fix-up adds 20 (latency.sfu_mufu,
