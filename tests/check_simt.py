@@ -152,6 +152,18 @@ before its first measurement on an H100: "held-out 12", median 14.6%, 12
 of 16 within 35%. The byte histogram 75% to 80% fast (16 MATCH.ANY an
 iteration, timed as shuffles), the online softmax 40% fast at 128
 threads, the layer norm 35% at 512.
+The thirteenth set, tests/fixtures/simt/heldout13/ (simt_heldout13.cu:
+realistic loops on the rules of 2026-11-27's sixteenth session: a GELU
+with tanhf, a cross-entropy row with expf and logf, a Box-Muller Monte
+Carlo option, an RMS norm with a rotary embedding, a warp-aggregated hash
+insert by __match_any_sync, a BFS frontier filter whose divergent branch
+appends through a leader's shared atomic, a producer/consumer ring between
+warps through volatile flags, a ticket lock around a Welford merge, a
+single-pass scan's chained look-back through global flags; 128 and 512
+threads), was written, and its predictions committed (model 8a00835),
+before its first measurement on an H100: "held-out 13", median 19.1%, 14
+of 18 within 35%; the frontier filter 43% to 46% fast, the look-back 46%
+to 60% slow, the ring 31% to 33% fast.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -194,13 +206,15 @@ HELD_OUT_10 = {'tc_tile_loop', 'tc_pipe_loop', 'tc_pipe_k2_loop'}
 HELD_OUT_11 = {'shist_f32_loop', 'ghist_loop', 'block_sum_loop', 'queue_loop', 'compact_loop', 'leader_lock_loop'}
 HELD_OUT_12 = {'ln_warp_loop', 'online_softmax_loop', 'csr_spmv_loop', 'hash_probe_loop', 'match_hist_loop',
                'radix_rank_loop', 'dp4a_gemv_loop', 'mc_barrier_loop'}
+HELD_OUT_13 = {'gelu_tanh_loop', 'xent_loop', 'bm_option_loop', 'rope_norm_loop', 'agg_insert_loop',
+               'frontier_agg_loop', 'spsc_ring_loop', 'ticket_welford_loop', 'chained_scan_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
          'held-out 6': 'heldout6/predicted.jsonl', 'held-out 7': 'heldout7/predicted.jsonl',
          'held-out 8': 'heldout8/predicted.jsonl', 'held-out 9': 'heldout9/predicted.jsonl',
          'held-out 10': 'heldout10/predicted.jsonl', 'held-out 11': 'heldout11/predicted.jsonl',
-         'held-out 12': 'heldout12/predicted.jsonl'}
+         'held-out 12': 'heldout12/predicted.jsonl', 'held-out 13': 'heldout13/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -215,6 +229,7 @@ SETS = [
     ('heldout10/simt_heldout10.jsonl', 'heldout10/simt_heldout10.sm_90.ptx', HELD_OUT_10, 'held-out 10'),
     ('heldout11/simt_heldout11.jsonl', 'heldout11/simt_heldout11.sm_90.ptx', HELD_OUT_11, 'held-out 11'),
     ('heldout12/simt_heldout12.jsonl', 'heldout12/simt_heldout12.sm_90.ptx', HELD_OUT_12, 'held-out 12'),
+    ('heldout13/simt_heldout13.jsonl', 'heldout13/simt_heldout13.sm_90.ptx', HELD_OUT_13, 'held-out 13'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
