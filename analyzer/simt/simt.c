@@ -1170,9 +1170,10 @@ __attribute__((noinline)) static void spin_yield(struct sim *s, struct sim_warp 
 	w->spun = false;
 	if (si->poll_peeled && first)
 		return;   /* (ptxas's test before the loop: its_probe's its_flag0, whose PTX loop tests at the top) */
-	/* a warp whose other lanes wait where the paths rejoin goes to them
-	 * and back (spin_probe: lane 0 alone in its branch, 51 cycles an
-	 * iteration more than every lane, two path switches) */
+	/* a warp with live lanes off this path (waiting where the paths
+	 * rejoin, or on a path it did not yield to) goes to them and back
+	 * (spin_probe: lane 0 alone in its branch, 51 cycles an iteration
+	 * more than every lane, two path switches) */
 	double y = s->spin_yield;
 	if ((w->exists & ~w->exited) & ~w->stk[w->nstk - 1].mask)
 		y += 2 * (double)s->path_switch;

@@ -101,7 +101,13 @@
  *    first form charged every barrier loop; sbase_probe's blind run
  *    refuted it, +31% to +90%), while reduce_loop, bsearch_loop,
  *    compact_loop, shared_pick_loop and matvec_loop rebuild it in loops
- *    without inner ones, not modelled.
+ *    without inner ones. Of those, the rebuilds inside a branch that may
+ *    split the warp and that ptxas does not predicate are modelled (a
+ *    shared atomic's branch, which ptxas never predicates, counts
+ *    always): shared_pick_loop's if/else, held-out 11's compact_loop,
+ *    held-out 12's match_hist_loop, lane0_probe's l0_add, its_probe's
+ *    its_lock_done; mb_pipe's warp-uniform branch, which ptxas unswitches,
+ *    has none. reduce_loop's predicated stores and the rest are not.
  *
  * A free instruction still executes (its values are needed) but takes no
  * scheduler slot, no pipe and no latency of its own: its results are ready
@@ -828,7 +834,7 @@ static bool postdominates(const struct px_func *f, uint32_t b, uint32_t a)
  * differ between a warp's lanes (fill_uniform), before the paths rejoin,
  * and that ptxas does not predicate (sim_insn.ifconv; atomic: b holds a
  * shared atomic, which ptxas branches around however short the region:
- * lane0_probe's l0_add, held-out 5's compact_loop, held-out 12's
+ * lane0_probe's l0_add, held-out 11's compact_loop, held-out 12's
  * match_hist_loop). */
 static bool divergent_region(const struct sim *s, uint32_t l, uint32_t b, bool atomic)
 {
