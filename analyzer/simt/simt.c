@@ -908,6 +908,13 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		goto common;
 	if (si->mufu && s->sfu_mufu > 0)
 		lat = s->sfu_mufu;
+	if (si->mask_check && s->match_lat > 0) {
+		/* the membermask's check first: MATCH.ANY, LOP3, BRA.DIV not
+		 * taken (simt_fuse.c's mark_mask_checks); the warp waits */
+		uint64_t x = (uint64_t)(s->match_lat + s->lat[P_ALU] + s->lat_branch_nt + 0.5);
+		lat += (double)x;
+		sim_hold(w, s->cycle + x, PX_STALL_DEPENDENCY);
+	}
 	if (si->fixup) {
 		/* the fix-up's two FP32 instructions on the pipe, its time on
 		 * the chain */
@@ -2659,7 +2666,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
-		si->ct_rare = si->mufu || si->fixup || si->shbase || si->expand || si->ld_class || si->cp_copy;
+		si->ct_rare = si->mufu || si->fixup || si->mask_check || si->shbase || si->expand || si->ld_class || si->cp_copy;
 		enum px_opcode op = si->in->op;
 		si->plain = op != PX_OP_BRA && op != PX_OP_RET && op != PX_OP_EXIT && op != PX_OP_BAR &&
 		            op != PX_OP_BARRIER && op != PX_OP_MBARRIER && op != PX_OP_CP;

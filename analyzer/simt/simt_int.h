@@ -235,6 +235,7 @@ struct sim_insn {
 	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t mufu;      /* an SFU op that is one MUFU, no FMUL before it (simt_fuse.c) */
+	uint8_t mask_check; /* a shfl.sync whose membermask ptxas checks at run time (simt_fuse.c) */
 	uint8_t shbase;    /* names a shared variable whose address ptxas rebuilds in the loop from
 	                    * SR_CgaCtaId (simt_fuse.c's mark_shared_bases): a mov of the address
 	                    * takes sim.shbase_lat, a load or atomic at it sim.shbase_lat more */
@@ -259,7 +260,7 @@ struct sim_insn {
 	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
-	bool ct_rare;      /* mufu, fixup, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
+	bool ct_rare;      /* mufu, fixup, mask_check, shbase, expand, ld_class or cp_copy: commit_timing's work beyond the common */
 	bool sync_mem;     /* a strong shared access (atomic, volatile, relaxed, acquire, release) in a
 	                    * kernel with spin_edges: it orders other threads' accesses (simt_its.c) */
 	bool poll;         /* a read whose value decides whether a spin_edge goes round again: it
