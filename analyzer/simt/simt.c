@@ -34,6 +34,7 @@
  * predicate stays in its loop for --iters iterations and then leaves; any
  * other unknown branch falls through. Accesses at unknown addresses are
  * skipped. Each such place is listed once in the result's notes. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,6 +85,47 @@ static double metric(const struct px_arch_metric *t, uint32_t n, const char *nam
 	return dflt;
 }
 
+/* The arch table's entries that go as they are into a double of struct
+ * sim (latency.NAME, or throughput.NAME with tp), with the value taken
+ * when the table has none; the entries that need more are load_timing's
+ * own code. */
+static const struct plain_key {
+	const char *name;
+	bool tp;
+	size_t field;
+	double dflt;
+} plain_keys[] = {
+/* (a field that is not a double does not compile) */
+#define PLAIN(name, tp, f, dflt) {name, tp, _Generic(((struct sim *)0)->f, double: offsetof(struct sim, f)), dflt}
+#define LAT false
+#define TP true
+	PLAIN("l1", LAT, lat_l1, 40),
+	PLAIN("l2", LAT, lat_l2, 270),
+	PLAIN("dram", LAT, lat_dram, 500),
+	PLAIN("global_atomic", LAT, lat_gatom, 0),
+	PLAIN("global_atomic_lane", TP, gatom_lane, 0),
+	PLAIN("global_red_lane", TP, gred_lane, 0),
+	PLAIN("membar_cta", LAT, fence_cta, 0),
+	PLAIN("membar_gl", LAT, fence_gl, 0),
+	PLAIN("store_ack", LAT, store_ack, 0),
+	PLAIN("shared_atomic_f32_round", LAT, f32_round, 0),
+	PLAIN("spin_yield", LAT, spin_yield, 0),
+	PLAIN("sfu_mufu", LAT, sfu_mufu, 0),
+	PLAIN("match_any", LAT, match_lat, 0),
+	PLAIN("match_any_group", LAT, match_group_lat, 0),
+	PLAIN("match_any_group", TP, match_group_occ, 1),
+	PLAIN("barrier", LAT, lat_bar, 14),
+	PLAIN("barrier_per_warp", LAT, bar_per_warp, 2),
+	PLAIN("branch_not_taken", LAT, lat_branch_nt, 0),
+	PLAIN("shared_base", LAT, shbase_lat, 0),
+	PLAIN("shared_store_interval_per_subpartition", TP, st_sp_occ, 0),
+	PLAIN("shared_load_interval", TP, ld_gap[LD_SHARED], 0),
+	PLAIN("global_load_interval", TP, ld_gap[LD_GLOBAL], 0),
+#undef PLAIN
+#undef LAT
+#undef TP
+};
+
 /* Latencies and issue costs from the arch table (-1 = absent: the caller
  * has checked that the table has a latency section). */
 static void load_timing(struct sim *s, const struct px_arch *a)
@@ -112,25 +154,12 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->mma64_occ = metric(a->throughput, a->nthroughput, "mma_f64_issue", s->occ[P_TENSOR]);
 	if (s->mma64_occ < 1)
 		s->mma64_occ = 1;
-	s->lat_l1 = metric(a->latency, a->nlatency, "l1", 40);
-	s->lat_l2 = metric(a->latency, a->nlatency, "l2", 270);
-	s->lat_dram = metric(a->latency, a->nlatency, "dram", 500);
-	s->lat_gatom = metric(a->latency, a->nlatency, "global_atomic", 0);
-	s->gatom_lane = metric(a->throughput, a->nthroughput, "global_atomic_lane", 0);
-	s->gred_lane = metric(a->throughput, a->nthroughput, "global_red_lane", 0);
-	s->fence_cta = metric(a->latency, a->nlatency, "membar_cta", 0);
-	s->fence_gl = metric(a->latency, a->nlatency, "membar_gl", 0);
-	s->store_ack = metric(a->latency, a->nlatency, "store_ack", 0);
-	s->f32_round = metric(a->latency, a->nlatency, "shared_atomic_f32_round", 0);
-	s->spin_yield = metric(a->latency, a->nlatency, "spin_yield", 0);
-	s->sfu_mufu = metric(a->latency, a->nlatency, "sfu_mufu", 0);
+	for (size_t k = 0; k < sizeof plain_keys / sizeof plain_keys[0]; k++) {
+		const struct plain_key *pk = &plain_keys[k];
+		*(double *)((char *)s + pk->field) = pk->tp ? metric(a->throughput, a->nthroughput, pk->name, pk->dflt)
+		                                           : metric(a->latency, a->nlatency, pk->name, pk->dflt);
+	}
 	s->sfu_fixup = metric(a->latency, a->nlatency, "sfu_fixup", 2 * s->lat[P_FP32]);
-	s->match_lat = metric(a->latency, a->nlatency, "match_any", 0);
-	s->match_group_lat = metric(a->latency, a->nlatency, "match_any_group", 0);
-	s->match_group_occ = metric(a->throughput, a->nthroughput, "match_any_group", 1);
-	s->lat_bar = metric(a->latency, a->nlatency, "barrier", 14);
-	s->bar_per_warp = metric(a->latency, a->nlatency, "barrier_per_warp", 2);
-	s->lat_branch_nt = metric(a->latency, a->nlatency, "branch_not_taken", 0);
 	double rd = metric(a->latency, a->nlatency, "branch_redirect", 0);
 	s->redirect = rd > 0 ? (uint64_t)(rd + 0.5) : 0;
 	double ps = metric(a->latency, a->nlatency, "path_switch", 0);
@@ -149,19 +178,15 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 		double iss = metric(a->throughput, a->nthroughput, nm, 1);
 		s->ex_issue[e] = iss > 1 ? (uint64_t)(iss + 0.5) : 1;
 	}
-	s->shbase_lat = metric(a->latency, a->nlatency, "shared_base", 0);
 	s->lsu_sectors_per_clk = metric(a->throughput, a->nthroughput, "lsu_sectors", 4);
 	if (s->lsu_sectors_per_clk <= 0)
 		s->lsu_sectors_per_clk = 4;
 	double spw = metric(a->throughput, a->nthroughput, "shared_wavefronts_per_subpartition", 0);
 	s->mio_sp_occ = spw > 0 ? 1.0 / spw : 0;
-	s->st_sp_occ = metric(a->throughput, a->nthroughput, "shared_store_interval_per_subpartition", 0);
 	static const char *const atom_names[SIM_ATOM_COUNT] = {"shared_atomic_lane", "shared_atomic_cas_lane",
 	                                                       "shared_atomic_inc_lane"};
 	for (int c = 0; c < SIM_ATOM_COUNT; c++)
 		s->atom_lane[c] = metric(a->throughput, a->nthroughput, atom_names[c], 0);
-	s->ld_gap[LD_SHARED] = metric(a->throughput, a->nthroughput, "shared_load_interval", 0);
-	s->ld_gap[LD_GLOBAL] = metric(a->throughput, a->nthroughput, "global_load_interval", 0);
 	double mpw = metric(a->throughput, a->nthroughput, "l1_misses_per_warp", 9);
 	s->misses_per_warp = mpw < 1 ? 1 : mpw > SIM_MAX_MISSES ? SIM_MAX_MISSES : (uint32_t)mpw;
 	double cpi = metric(a->throughput, a->nthroughput, "cp_async_issue", 1);
