@@ -3396,24 +3396,31 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 	if (known_mask != mask)
 		sim_note(s, pc, "address depends on an unknown value (memory contents or a parameter without "
 		         "--param): the access is skipped for those lanes, its results are unknown");
-	/* timing */
+	/* timing: of an atomic ptxas aggregates (sim_insn.agg), the leader's
+	 * one access (the address is the lanes'), and the aggregation's own
+	 * latency after; the values below stay the lanes' in lane order, which
+	 * is what the leader's sum and the lanes' ranks give. tk: the lanes
+	 * the memory sees; the access memo is kept for the lanes' own */
 	uint32_t bytes = eb * nvec, wide = bytes * (si->vecw ? si->vecw : 1);
-	bool hit = known_mask == mask && memo_hit(mo, spc, addrs, mask, has_rdiff ? &rdiff : NULL);
+	bool agg = si->agg && known_mask == mask && (si->agg == AGG_UNIFORM || mask == 0xffffffffu);
+	uint32_t tk = agg ? known_mask & -known_mask : known_mask;
+	bool memo = !agg && known_mask == mask;
+	bool hit = memo && memo_hit(mo, spc, addrs, mask, has_rdiff ? &rdiff : NULL);
 	if (spc == SP_SHARED) {
 		uint32_t wf = 1, ideal = 1;
 		if (hit) {
 			wf = mo->wf;
 		} else if (known_mask) {
-			px_warp_wavefronts(addrs, known_mask, wide, &wf, &ideal);
+			px_warp_wavefronts(addrs, tk, wide, &wf, &ideal);
 			if (is_ld && wide > 4 && wf > 1 && known_mask == mask)
 				wf = packed_wavefronts(addrs, mask, wf);
-			if (known_mask == mask)
+			if (memo)
 				memo_store(mo, spc, addrs, mask, 0, wf, NULL, 0, false);
 		}
 		*occ = wf ? wf : 1;
-		uint32_t k = is_atom && known_mask ? lanes_per_word(addrs, known_mask) : 1;
+		uint32_t k = is_atom && known_mask ? lanes_per_word(addrs, tk) : 1;
 		if (is_atom && known_mask)
-			*occ += atom_serial(s, w, si, vo, known_mask, k);
+			*occ += atom_serial(s, w, si, vo, tk, k);
 		*lat = s->lat[P_SHARED] + (*occ - 1);
 		if (is_atom && known_mask && t == PX_TYPE_F32 && (si->mw & MW(ADD)) && s->f32_round > 0)
 			f32_add_loop(s, w, k, lat);
@@ -3426,13 +3433,13 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			wf = mo->wf;
 			nlines = memo_lines(mo, (uint64_t)addrs[__builtin_ctz(mask)], lines, &repeat);
 		} else if (known_mask) {
-			px_warp_sectors(addrs, known_mask, bytes, &sec, &ideal);
+			px_warp_sectors(addrs, tk, bytes, &sec, &ideal);
 			if (is_ld)
-				px_warp_wavefronts(addrs, known_mask, wide, &wf, &ideal);
-			nlines = lane_lines(w, spc, addrs, known_mask, lines, &repeat);
-			if (known_mask == mask && spc == SP_GLOBAL)
+				px_warp_wavefronts(addrs, tk, wide, &wf, &ideal);
+			nlines = lane_lines(w, spc, addrs, tk, lines, &repeat);
+			if (memo && spc == SP_GLOBAL)
 				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
-			if (known_mask == mask && spc == SP_GLOBAL && (is_ld || is_st)) {
+			if (memo && spc == SP_GLOBAL && (is_ld || is_st)) {
 				/* (global_cost's sums, for load_hit and store_hit) */
 				double o = sec / s->lsu_sectors_per_clk;
 				if (is_ld && wf > o)
@@ -3444,10 +3451,17 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		}
 		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);
 		if (is_atom && known_mask)
-			global_atomic(s, si, addrs, known_mask, lat, occ);
+			global_atomic(s, si, addrs, tk, lat, occ);
 	} else {
 		*lat = s->lat[P_ALU];
 		*occ = 1;
+	}
+	if (agg) {
+		*lat += s->agg_lat[si->agg];
+		/* (the scan's SHFL of the result waits for it, and the warp's
+		 * next instructions behind: its SASS runs in order) */
+		if (si->agg == AGG_SCAN)
+			sim_hold(w, s->cycle + (uint64_t)(*lat + 0.5), PX_STALL_MEMORY);
 	}
 	/* values, lane by lane in lane order (atomics serialise that way); a
 	 * load's results are written once at the end (a load reads no register

@@ -953,6 +953,122 @@ static void mark_mask_checks(struct sim *s, const struct regrefs *rr)
 	}
 }
 
+/* Whether register r's value comes, through its definitions' register
+ * sources, from a lane's own index (%tid, %laneid, %lanemask_*): ptxas,
+ * which does not know the block's shape, takes such a value to differ
+ * between lanes where the uniformity analysis, which does, may find it
+ * the same ((%tid.x >> 10) in a block of at most 1024 threads). seen: per
+ * register, set when visited. A vote, redux or activemask gives every
+ * lane the same, and ptxas knows it (compact_loop's __popc of a ballot). */
+static bool lane_derived(const struct px_func *f, const struct regrefs *rr, int32_t r, uint8_t *seen)
+{
+	if (r < 0 || seen[r])
+		return false;
+	seen[r] = 1;
+	for (uint32_t j = rr->dstart[r]; j < rr->dstart[r + 1]; j++) {
+		const struct px_insn *d = &f->insns[rr->dlist[j]];
+		if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
+			continue;   /* (the same in every lane that runs it, whatever it reads) */
+		for (uint32_t o = 1; o < d->nopnds; o++) {
+			const struct px_operand *x = &d->opnds[o];
+			if (x->kind == PX_OPND_SREG && (x->sreg == PX_SREG_TID || x->sreg == PX_SREG_LANEID ||
+			                                (x->sreg >= PX_SREG_LANEMASK_EQ && x->sreg <= PX_SREG_LANEMASK_GT)))
+				return true;
+			if ((x->kind == PX_OPND_REG || x->kind == PX_OPND_ADDR) && lane_derived(f, rr, x->reg, seen))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Whether register r holds what a vote, redux or activemask gave, or
+ * what unguarded arithmetic made of such values alone (compact_loop's
+ * __popc of a ballot): the same in every lane that runs it, which ptxas
+ * knows and the uniformity analysis does not claim where the vote's
+ * predicate differs between lanes. seen as in lane_derived. */
+static bool vote_derived(const struct px_func *f, const struct regrefs *rr, int32_t r, uint8_t *seen)
+{
+	if (r < 0 || seen[r] || rr->dstart[r + 1] == rr->dstart[r])
+		return false;
+	seen[r] = 1;
+	for (uint32_t j = rr->dstart[r]; j < rr->dstart[r + 1]; j++) {
+		const struct px_insn *d = &f->insns[rr->dlist[j]];
+		if (d->guard >= 0)
+			return false;
+		if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
+			continue;
+		if (px_opcode_flags(d->op) & (PX_OPF_LOAD | PX_OPF_ATOMIC | PX_OPF_WARP | PX_OPF_CALL))
+			return false;
+		bool any = false;
+		for (uint32_t o = 1; o < d->nopnds; o++) {
+			const struct px_operand *x = &d->opnds[o];
+			if (x->kind == PX_OPND_REG) {
+				if (!vote_derived(f, rr, x->reg, seen))
+					return false;
+				any = true;
+			} else if (x->kind != PX_OPND_IMM) {
+				return false;
+			}
+		}
+		if (!any)
+			return false;
+	}
+	return true;
+}
+
+/* Is operand o the same in every lane of a warp, as ptxas sees it: an
+ * immediate or a variable's address, or a register (an address's base)
+ * that does not come from a lane's index (lane_derived) and that the
+ * uniformity analysis does not find divergent or that comes from a vote
+ * (vote_derived)? */
+static bool warp_uniform(const struct px_func *f, const struct regrefs *rr, const struct px_operand *o)
+{
+	if (o->kind == PX_OPND_IMM || o->kind == PX_OPND_SYM || (o->kind == PX_OPND_ADDR && o->reg < 0))
+		return true;
+	if ((o->kind != PX_OPND_REG && o->kind != PX_OPND_ADDR) || o->reg < 0 || !f->an || !f->an->uni)
+		return false;
+	uint8_t *seen = xcalloc(f->nregs + 1, 1);
+	bool u = !lane_derived(f, rr, o->reg, seen);
+	if (u && f->an->uni[o->reg] == PX_UNI_DIVERGENT) {
+		memset(seen, 0, f->nregs + 1);
+		u = vote_derived(f, rr, o->reg, seen);
+	}
+	free(seen);
+	return u;
+}
+
+/* ptxas aggregates a 32-bit integer atom.add or red.add on global or
+ * shared memory whose address is warp-uniform (bench/gpu/simt/
+ * agg_probe.cu's SASS; held-out 11's queue_loop and compact_loop): with a
+ * warp-uniform value, one atomic of the value times the lanes' count by
+ * the highest active lane, its result to the others by SHFL.IDX
+ * (AGG_UNIFORM; a shared one whose result nothing reads stays the lanes'
+ * ATOMS); with a value that differs between lanes and a result that is
+ * read, a SHFL.UP scan and the last lane's atomic of the total when all
+ * 32 lanes run it (AGG_SCAN): sim_insn.agg. */
+static void mark_aggregates(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		if ((in->op != PX_OP_ATOM && in->op != PX_OP_RED) || !(s->ins[i].mw & MW(ADD)) || !in->ntypes)
+			continue;
+		char k = px_type_kind(in->types[0]);
+		bool shared = in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA;
+		if ((k != 'u' && k != 's') || px_type_bits(in->types[0]) != 32 || (!shared && in->space != PX_SPACE_GLOBAL))
+			continue;
+		uint32_t a = in->op == PX_OP_ATOM ? 1 : 0;   /* the address's operand, the value's after it */
+		if (in->nopnds < a + 2 || in->opnds[a].kind != PX_OPND_ADDR || !warp_uniform(f, rr, &in->opnds[a]))
+			continue;
+		const struct px_operand *d = &in->opnds[0];
+		bool read = a && d->kind == PX_OPND_REG && d->reg >= 0 && rr->ustart[d->reg + 1] > rr->ustart[d->reg];
+		if (warp_uniform(f, rr, &in->opnds[a + 1]))
+			s->ins[i].agg = shared && !read ? AGG_NONE : AGG_UNIFORM;
+		else
+			s->ins[i].agg = read ? AGG_SCAN : AGG_NONE;
+	}
+}
+
 void sim_mark_free(struct sim *s)
 {
 	const struct px_func *f = s->f;
@@ -1086,6 +1202,7 @@ void sim_mark_free(struct sim *s)
 	mark_expansions(s, &rr);   /* (reads hoisted) */
 	mark_shared_bases(s);   /* (after the hoisting, which it undoes for its movs) */
 	mark_mask_checks(s, &rr);
+	mark_aggregates(s, &rr);
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);

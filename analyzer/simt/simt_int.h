@@ -211,6 +211,15 @@ enum { CVT_TF32_RN, CVT_TF32_RNA, CVT_TF32_RZ };
 enum sim_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
 
 struct sim_memo;
+/* How ptxas aggregates an integer atomic add to a warp-uniform address
+ * (simt_fuse.c's mark_aggregates): not at all; with a warp-uniform
+ * value, the leader's one atomic of the value times the active lanes
+ * (VOTEU.ANY, FLO, POPC, then SHFL.IDX of its result); with a value that
+ * differs between the lanes, where the whole warp runs it, the last lane's
+ * atomic of a SHFL.UP scan's total (then two SHFL), each lane's own
+ * atomic otherwise. */
+enum sim_agg { AGG_NONE, AGG_UNIFORM, AGG_SCAN };
+
 struct sim_insn {
 	const struct px_insn *in;
 	struct sim_memo *memo;   /* memory operations: simt_exec.c's access memo (in s->ins's block) */
@@ -236,6 +245,8 @@ struct sim_insn {
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t mufu;      /* an SFU op that is one MUFU, no FMUL before it (simt_fuse.c) */
 	uint8_t mask_check; /* a shfl.sync whose membermask ptxas checks at run time (simt_fuse.c) */
+	uint8_t agg;       /* enum sim_agg: an integer atomic add ptxas aggregates over the warp
+	                    * (simt_fuse.c's mark_aggregates; simt_exec.c's exec_mem) */
 	uint8_t shbase;    /* names a shared variable whose address ptxas rebuilds in the loop from
 	                    * SR_CgaCtaId (simt_fuse.c's mark_shared_bases): a mov of the address
 	                    * takes sim.shbase_lat, a load or atomic at it sim.shbase_lat more */
@@ -700,6 +711,9 @@ struct sim {
 	 * (latency.sfu_mufu, sfu_fixup; sim_insn.mufu, fixup) */
 	double sfu_mufu, sfu_fixup;
 	double spin_yield;  /* the cycles a spin loop's YIELD holds the warp (latency.spin_yield; simt.c's issue) */
+	/* what ptxas's aggregation of an atomic add adds to its result, by
+	 * enum sim_agg (latency.atom_aggregate, atom_aggregate_scan) */
+	double agg_lat[3];
 	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
