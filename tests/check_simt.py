@@ -521,6 +521,10 @@ SETS = [
 # warps, 199 and 1,024 predicted before); with a value ptxas cannot prove
 # uniform, the whole warp running it, a SHFL.UP scan whose result the warp
 # waits for (atom_aggregate_scan, 230: sh_all_div 268, gl_all_div 745).
+# ptxas branches around a region holding a shared or an aggregated atomic
+# however short (simt_fuse.c's predicable): sh_l0 and sh_l0_div, -35% to
+# -49% while the model if-converted their lane-0 branch, -7% to -18%;
+# 7.5%, 15 of 20 since.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),

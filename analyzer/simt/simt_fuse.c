@@ -472,12 +472,15 @@ static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint3
 /* Whether ptxas can predicate instruction j in a region it if-converts:
  * no control, barrier or warp-wide operation, no sequence in SASS (an
  * expansion: idiv_probe's div_var_u64 keeps the branch around its
- * divisions). */
+ * divisions), no shared atomic and no atomic it aggregates (sim_insn.agg;
+ * agg_probe's lane-0 adds, lane0_probe's l0_add and held-out 11's
+ * compact_loop keep BSSY and a branch around the one lane's add). */
 static bool predicable(const struct sim *s, const struct regrefs *rr, uint32_t j)
 {
 	const struct sim_insn *c = &s->ins[j];
 	return !(c->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) &&
-	       c->pipe != P_BAR && c->pipe != P_BRANCH && expansion_of(s, rr, j) == EX_NONE;
+	       c->pipe != P_BAR && c->pipe != P_BRANCH && expansion_of(s, rr, j) == EX_NONE &&
+	       !c->agg && !(c->pipe == P_SHARED && (c->flags & PX_OPF_ATOMIC));
 }
 
 /* Whether block bi, one side of an if/else, holds code that ptxas may
@@ -1142,6 +1145,7 @@ void sim_mark_free(struct sim *s)
 		if (fuse)
 			si->free = 1;
 	}
+	mark_aggregates(s, &rr);   /* (before the if-conversion, which reads it) */
 	mark_vector_loads(s, &rr);
 	mark_selects(s, &rr);
 	mark_pred_roundtrips(s, &rr);
@@ -1202,7 +1206,6 @@ void sim_mark_free(struct sim *s)
 	mark_expansions(s, &rr);   /* (reads hoisted) */
 	mark_shared_bases(s);   /* (after the hoisting, which it undoes for its movs) */
 	mark_mask_checks(s, &rr);
-	mark_aggregates(s, &rr);
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);
