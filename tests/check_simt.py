@@ -524,7 +524,11 @@ SETS = [
 # ptxas branches around a region holding a shared or an aggregated atomic
 # however short (simt_fuse.c's predicable): sh_l0 and sh_l0_div, -35% to
 # -49% while the model if-converted their lane-0 branch, -7% to -18%;
-# 7.5%, 15 of 20 since.
+# 7.5%, 15 of 20 then. 32 lanes' shared adds of 1 whose result nothing
+# reads (ATOMS.POPC.INC RZ) cost the shared unit nothing a lane: sh_all_red
+# 7.0 and 16.1 cycles an iteration at 1 and 16 warps, 19.5 and 140 at the
+# 0.25 a lane read off atoms_probe's adds of 1, which were three of those
+# and one ATOMS.ADD whose result is read (1 a lane): 4.9%, 17 of 20 since.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),

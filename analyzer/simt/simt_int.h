@@ -58,9 +58,8 @@ struct sim_cp {
 /* What a shared atomic's lanes that name one word cost each (the arch
  * table's throughput.shared_atomic*_lane; atoms_probe) */
 enum sim_atom_class {
-	SIM_ATOM_OTHER,   /* exch, add (but of 1), min, max, and, or, xor, inc, dec */
+	SIM_ATOM_OTHER,   /* exch, add (but of 1 unread: simt_exec.c's atom_serial), min, max, and, or, xor, inc, dec */
 	SIM_ATOM_CAS,     /* cas */
-	SIM_ATOM_INC1,    /* add of 1 in every lane */
 	SIM_ATOM_COUNT
 };
 
