@@ -514,6 +514,13 @@ SETS = [
 # unrolls the loop twice and interleaves the two scans (166 an iteration).
 # chain2_probe (H100; f198554's, median 12.3%, 3 of 5): a volatile store
 # by the SM before a volatile load does not let the L1 serve it.
+# chain3_probe (H100; 843bb64's, median 23.0%, 9 of 10): lane 0's store,
+# volatile or plain, costs the same (35 cycles an iteration predicated,
+# 157 in a region ptxas cannot predicate, BSSY and BSYNC, 117 predicted):
+# the publish does not hold the warp; cs_link's step with words set before
+# the loop, nothing to wait for, takes 361 to 382 cycles (one trip to the
+# L2), against 86 when each flag is one another warp of the SM has just
+# published: such a poll is served near, and the model does not know it.
 # agg_probe (H100; e0f8222's, median 55.0%, 6 of 20): ptxas aggregates a
 # 32-bit integer atomic add to a warp-uniform address (simt_fuse.c's
 # mark_aggregates): with a uniform value the leader's one atomic, 38
@@ -566,6 +573,7 @@ PROBES = [
     ('probes/match_probe.jsonl', 'probes/match_probe.sm_90.ptx', 'probe match'),
     ('probes/chain_probe.jsonl', 'probes/chain_probe.sm_90.ptx', 'probe chain'),
     ('probes/chain2_probe.jsonl', 'probes/chain2_probe.sm_90.ptx', 'probe chain2'),
+    ('probes/chain3_probe.jsonl', 'probes/chain3_probe.sm_90.ptx', 'probe chain3'),
     ('probes/agg_probe.jsonl', 'probes/agg_probe.sm_90.ptx', 'probe agg'),
 ]
 
