@@ -537,7 +537,10 @@ SETS = [
 # reads (ATOMS.POPC.INC RZ) cost the shared unit nothing a lane: sh_all_red
 # 7.0 and 16.1 cycles an iteration at 1 and 16 warps, 19.5 and 140 at the
 # 0.25 a lane read off atoms_probe's adds of 1, which were three of those
-# and one ATOMS.ADD whose result is read (1 a lane): 4.9%, 17 of 20 since.
+# and one ATOMS.ADD whose result is read (1 a lane): 4.9%, 17 of 20 then.
+# The L2's atomic unit takes one turn more per instruction than its
+# sectors' lanes: gl_all_red, the leader's REDG, 2 cycles a warp at 16
+# warps, gatoms_probe's ga_add_k1 (4 sectors) 5: 2.8%, 18 of 20 since.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),

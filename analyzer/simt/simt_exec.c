@@ -3288,9 +3288,11 @@ static uint32_t sector_turns(const int64_t *addrs, uint32_t mask)
 /* A global atomic's result: the L2's atomic unit takes it later than an L2
  * load's data (latency.global_atomic), and the unit, which serves one
  * warp-instruction after another, takes its lanes a sector at a time,
- * those on one word one at a time (sector_turns), each turn
- * throughput.global_atomic_lane with a result and global_red_lane
- * without (ptxas's RED). gatoms_probe (H100): an add whose result the next
+ * those on one word one at a time (sector_turns), and one turn more for
+ * the instruction, each turn throughput.global_atomic_lane with a result
+ * and global_red_lane without (ptxas's RED; the turn more: agg_probe's
+ * gl_all_red, the leader's REDG, 2 cycles a warp at 16 warps, and
+ * gatoms_probe's ga_add_k1, 4 sectors, 5). gatoms_probe (H100): an add whose result the next
  * address waits for 531 cycles a step at 1 to 16 warps; 32 lanes on one
  * word, each warp on a line of its own or every warp on one word, 64
  * cycles a warp at 16 warps (CAS, add, exchange), 32 for an add whose
@@ -3308,7 +3310,7 @@ static void global_atomic(struct sim *s, const struct sim_insn *si, const int64_
 	if (f <= 0)
 		return;
 	uint64_t start = s->gatom_free > s->cycle ? s->gatom_free : s->cycle;
-	uint64_t busy = (uint64_t)(f * sector_turns(addrs, mask) + 0.5);
+	uint64_t busy = (uint64_t)(f * (sector_turns(addrs, mask) + 1) + 0.5);
 	s->gatom_free = start + busy;
 	*lat += (double)(start - s->cycle + busy);
 	if ((double)busy > *occ)
