@@ -8,6 +8,9 @@ Generated inputs (sizes chosen to keep this under ~10 s in the sanitizer
 build; the full sizes of the issue were measured by hand, see the man page):
   - a 100,000-line function: a chain of 100,000 dependent adds whose end is
     a load address (the affine form and every pass walk the whole chain);
+  - a chain of 300,000 dependent adds from %tid.x to a shared atomic's
+    address, simulated (simt_fuse.c's mark_aggregates walks the chain:
+    recursively it overflowed the stack);
   - a loop nest 200 deep (dominators, loops, trip counts, depths);
   - 100,000 nested PTX braces: rejected at the 1,025th level with
     path:line:col; 1,000 nested braces: analysed;
@@ -43,6 +46,16 @@ def long_function(n):
            '.reg .b64 %%rd<%d>;\nld.param.u64 %%rd0, [p];\n' % (n + 2)]
     out += ['add.s64 %%rd%d, %%rd%d, 4;\n' % (i + 1, i) for i in range(n)]
     out.append('ld.global.u32 %%r0, [%%rd%d];\nret;\n}\n' % n)
+    return ''.join(out)
+
+
+def atomic_chain(n):
+    out = [HDR, '.visible .entry atom_chain()\n{\n.reg .b32 %%r<%d>;\n' % (n + 4),
+           '.shared .align 4 .b8 cnt[256];\nmov.u32 %r0, %tid.x;\n']
+    out += ['add.u32 %%r%d, %%r%d, 1;\n' % (i + 1, i) for i in range(n)]
+    out.append('and.b32 %%r%d, %%r%d, 252;\nmov.u32 %%r%d, cnt;\nadd.u32 %%r%d, %%r%d, %%r%d;\n'
+               % (n + 1, n, n + 2, n + 3, n + 2, n + 1))
+    out.append('atom.shared.add.u32 %%r%d, [%%r%d], 1;\nret;\n}\n' % (n + 2, n + 3))
     return ''.join(out)
 
 
@@ -173,6 +186,13 @@ def main():
         path = write('long.ptx', long_function(100000))
         report('100,000-line function', path, 1)
         others('100,000-line function', path, 'long_fn')
+
+        path = write('atom_chain.ptx', atomic_chain(300000))
+        p = run('simt of a 300,000-add chain to an atomic', ['simt', '--kernel', 'atom_chain', '--block', '32', path])
+        if p is not None:
+            check(p.returncode in (0, 1) and 'cycles' in p.stdout,
+                  'simt of a 300,000-add chain to an atomic: exit 0 or 1 with a result, got %d (%s)'
+                  % (p.returncode, p.stderr[-300:]))
         report('loop nest 200 deep', write('nest.ptx', loop_nest(200)), 1)
         report('1,000 nested braces', write('braces1k.ptx', braces(1000)), 1)
         path = write('braces.ptx', braces(100000))

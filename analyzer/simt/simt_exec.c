@@ -702,12 +702,6 @@ void sim_decode(struct sim *s)
 			si->memo = memo++;
 		si->pipe = si->lat_pipe = (uint8_t)pipe_of(in);
 		si->mma64 = si->pipe == P_TENSOR && in->ntypes && px_type_bits((enum px_type)in->types[0]) == 64;
-		/* sm_90 (ptxas 13.0): 32-bit integer add/sub become VIADD or
-		 * IMAD.IADD, which issue to the FMA pipe beside LOP3/ISETP/SHF on
-		 * the ALU pipe, with the ALU's latency: int_add_lat's add/xor chain
-		 * issues one instruction per cycle per scheduler with 8 warps each
-		 * (263.8 cycles for 256 issues), which either pipe alone, at half
-		 * rate, could not */
 		/* popc, clz, brev and bfind (POPC, FLO, BREV) go 16 lanes a
 		 * cycle an SM, the SFU's rate (CUDA C++ Programming Guide,
 		 * "Arithmetic Instructions", throughput table: population
@@ -720,6 +714,12 @@ void sim_decode(struct sim *s)
 			si->lat_pipe = P_ALU;
 			si->bits64 = in->ntypes && px_type_bits(in->types[0]) == 64;
 		}
+		/* sm_90 (ptxas 13.0): 32-bit integer add/sub become VIADD or
+		 * IMAD.IADD, which issue to the FMA pipe beside LOP3/ISETP/SHF on
+		 * the ALU pipe, with the ALU's latency: int_add_lat's add/xor chain
+		 * issues one instruction per cycle per scheduler with 8 warps each
+		 * (263.8 cycles for 256 issues), which either pipe alone, at half
+		 * rate, could not */
 		if (si->pipe == P_ALU && (in->op == PX_OP_ADD || in->op == PX_OP_SUB) && in->ntypes &&
 		    px_type_bits(in->types[0]) <= 32 && px_type_kind(in->types[0]) != 'f' &&
 		    s->opt->arch->major >= 8)

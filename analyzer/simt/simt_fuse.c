@@ -956,74 +956,79 @@ static void mark_mask_checks(struct sim *s, const struct regrefs *rr)
 	}
 }
 
-/* Whether register r's value comes, through its definitions' register
- * sources, from a lane's own index (%tid, %laneid, %lanemask_*): ptxas,
- * which does not know the block's shape, takes such a value to differ
- * between lanes where the uniformity analysis, which does, may find it
- * the same ((%tid.x >> 10) in a block of at most 1024 threads). seen: per
- * register, set when visited. A vote, redux or activemask gives every
- * lane the same, and ptxas knows it (compact_loop's __popc of a ballot). */
-static bool lane_derived(const struct px_func *f, const struct regrefs *rr, int32_t r, uint8_t *seen)
+/* The registers r's value comes from, through its definitions' register
+ * sources (r included), each once, without recursion (a chain may be as
+ * long as the function): calls visit(d) with each definition d,
+ * stopping when it returns false, and returns whether none did. stack:
+ * f->nregs + 1 entries; seen: per register, zeroed. */
+static bool each_source_def(const struct px_func *f, const struct regrefs *rr, int32_t r, int32_t *stack,
+                            uint8_t *seen, bool (*visit)(const struct px_insn *d))
 {
-	if (r < 0 || seen[r])
-		return false;
+	uint32_t n = 0;
+	if (r < 0)
+		return true;
 	seen[r] = 1;
-	for (uint32_t j = rr->dstart[r]; j < rr->dstart[r + 1]; j++) {
-		const struct px_insn *d = &f->insns[rr->dlist[j]];
-		if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
-			continue;   /* (the same in every lane that runs it, whatever it reads) */
-		for (uint32_t o = 1; o < d->nopnds; o++) {
-			const struct px_operand *x = &d->opnds[o];
-			if (x->kind == PX_OPND_SREG && (x->sreg == PX_SREG_TID || x->sreg == PX_SREG_LANEID ||
-			                                (x->sreg >= PX_SREG_LANEMASK_EQ && x->sreg <= PX_SREG_LANEMASK_GT)))
-				return true;
-			if ((x->kind == PX_OPND_REG || x->kind == PX_OPND_ADDR) && lane_derived(f, rr, x->reg, seen))
-				return true;
-		}
-	}
-	return false;
-}
-
-/* Whether register r holds what a vote, redux or activemask gave, or
- * what unguarded arithmetic made of such values alone (compact_loop's
- * __popc of a ballot): the same in every lane that runs it, which ptxas
- * knows and the uniformity analysis does not claim where the vote's
- * predicate differs between lanes. seen as in lane_derived. */
-static bool vote_derived(const struct px_func *f, const struct regrefs *rr, int32_t r, uint8_t *seen)
-{
-	if (r < 0 || seen[r] || rr->dstart[r + 1] == rr->dstart[r])
-		return false;
-	seen[r] = 1;
-	for (uint32_t j = rr->dstart[r]; j < rr->dstart[r + 1]; j++) {
-		const struct px_insn *d = &f->insns[rr->dlist[j]];
-		if (d->guard >= 0)
-			return false;
-		if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
-			continue;
-		if (px_opcode_flags(d->op) & (PX_OPF_LOAD | PX_OPF_ATOMIC | PX_OPF_WARP | PX_OPF_CALL))
-			return false;
-		bool any = false;
-		for (uint32_t o = 1; o < d->nopnds; o++) {
-			const struct px_operand *x = &d->opnds[o];
-			if (x->kind == PX_OPND_REG) {
-				if (!vote_derived(f, rr, x->reg, seen))
-					return false;
-				any = true;
-			} else if (x->kind != PX_OPND_IMM) {
+	stack[n++] = r;
+	while (n) {
+		int32_t x = stack[--n];
+		for (uint32_t j = rr->dstart[x]; j < rr->dstart[x + 1]; j++) {
+			const struct px_insn *d = &f->insns[rr->dlist[j]];
+			if (!visit(d))
 				return false;
+			if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
+				continue;   /* (the same in every lane that runs it, whatever it reads) */
+			for (uint32_t o = 1; o < d->nopnds; o++) {
+				int32_t y = d->opnds[o].reg;
+				if ((d->opnds[o].kind == PX_OPND_REG || d->opnds[o].kind == PX_OPND_ADDR) && y >= 0 && !seen[y]) {
+					seen[y] = 1;
+					stack[n++] = y;
+				}
 			}
 		}
-		if (!any)
-			return false;
 	}
 	return true;
 }
 
+/* each_source_def's visits: a definition that reads a lane's own index
+ * (%tid, %laneid, %lanemask_*), which makes the value differ between the
+ * lanes as ptxas sees it, the block's shape unknown to it (where the
+ * uniformity analysis, which knows it, may find (%tid.x >> 10) uniform in
+ * a block of at most 1024 threads); and one that is neither a vote,
+ * redux or activemask nor unguarded arithmetic of registers and
+ * immediates, which leaves a value that the uniformity analysis finds
+ * divergent (a vote's predicate differing between lanes) unproven to
+ * ptxas (compact_loop's __popc of a ballot is uniform to it). */
+static bool no_lane_index(const struct px_insn *d)
+{
+	for (uint32_t o = 1; o < d->nopnds; o++) {
+		const struct px_operand *x = &d->opnds[o];
+		if (x->kind == PX_OPND_SREG && (x->sreg == PX_SREG_TID || x->sreg == PX_SREG_LANEID ||
+		                                (x->sreg >= PX_SREG_LANEMASK_EQ && x->sreg <= PX_SREG_LANEMASK_GT)))
+			return false;
+	}
+	return true;
+}
+static bool vote_arith(const struct px_insn *d)
+{
+	if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
+		return true;
+	if (d->guard >= 0 || (px_opcode_flags(d->op) & (PX_OPF_LOAD | PX_OPF_ATOMIC | PX_OPF_WARP | PX_OPF_CALL)))
+		return false;
+	bool any = false;
+	for (uint32_t o = 1; o < d->nopnds; o++) {
+		if (d->opnds[o].kind == PX_OPND_REG)
+			any = true;
+		else if (d->opnds[o].kind != PX_OPND_IMM)
+			return false;
+	}
+	return any;
+}
+
 /* Is operand o the same in every lane of a warp, as ptxas sees it: an
  * immediate or a variable's address, or a register (an address's base)
- * that does not come from a lane's index (lane_derived) and that the
- * uniformity analysis does not find divergent or that comes from a vote
- * (vote_derived)? */
+ * whose value does not come from a lane's index and that the uniformity
+ * analysis does not find divergent or that comes from votes by
+ * arithmetic (the visits above)? */
 static bool warp_uniform(const struct px_func *f, const struct regrefs *rr, const struct px_operand *o)
 {
 	if (o->kind == PX_OPND_IMM || o->kind == PX_OPND_SYM || (o->kind == PX_OPND_ADDR && o->reg < 0))
@@ -1031,11 +1036,13 @@ static bool warp_uniform(const struct px_func *f, const struct regrefs *rr, cons
 	if ((o->kind != PX_OPND_REG && o->kind != PX_OPND_ADDR) || o->reg < 0 || !f->an || !f->an->uni)
 		return false;
 	uint8_t *seen = xcalloc(f->nregs + 1, 1);
-	bool u = !lane_derived(f, rr, o->reg, seen);
+	int32_t *stack = xmalloc((f->nregs + 1) * sizeof *stack);
+	bool u = each_source_def(f, rr, o->reg, stack, seen, no_lane_index);
 	if (u && f->an->uni[o->reg] == PX_UNI_DIVERGENT) {
 		memset(seen, 0, f->nregs + 1);
-		u = vote_derived(f, rr, o->reg, seen);
+		u = each_source_def(f, rr, o->reg, stack, seen, vote_arith);
 	}
+	free(stack);
 	free(seen);
 	return u;
 }
