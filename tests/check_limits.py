@@ -10,7 +10,8 @@ build; the full sizes of the issue were measured by hand, see the man page):
     a load address (the affine form and every pass walk the whole chain);
   - a chain of 300,000 dependent adds from %tid.x to a shared atomic's
     address, simulated (simt_fuse.c's mark_aggregates walks the chain:
-    recursively it overflowed the stack);
+    recursively it overflowed the stack), and 100,000 shared atomics along
+    such a chain (a walk per atomic was quadratic: 61 s for 50,000);
   - a loop nest 200 deep (dominators, loops, trip counts, depths);
   - 100,000 nested PTX braces: rejected at the 1,025th level with
     path:line:col; 1,000 nested braces: analysed;
@@ -56,6 +57,15 @@ def atomic_chain(n):
     out.append('and.b32 %%r%d, %%r%d, 252;\nmov.u32 %%r%d, cnt;\nadd.u32 %%r%d, %%r%d, %%r%d;\n'
                % (n + 1, n, n + 2, n + 3, n + 2, n + 1))
     out.append('atom.shared.add.u32 %%r%d, [%%r%d], 1;\nret;\n}\n' % (n + 2, n + 3))
+    return ''.join(out)
+
+
+def many_atomics(n):
+    out = [HDR, '.visible .entry many_atoms()\n{\n.reg .b32 %%r<%d>;\n' % (2 * n + 2),
+           '.shared .align 4 .b8 cnt[256];\nmov.u32 %r0, cnt;\n']
+    for i in range(1, n + 1):
+        out.append('add.u32 %%r%d, %%r%d, 0;\natom.shared.add.u32 %%r%d, [%%r%d], 1;\n' % (i, i - 1, n + i, i))
+    out.append('ret;\n}\n')
     return ''.join(out)
 
 
@@ -192,6 +202,14 @@ def main():
         if p is not None:
             check(p.returncode in (0, 1) and 'cycles' in p.stdout,
                   'simt of a 300,000-add chain to an atomic: exit 0 or 1 with a result, got %d (%s)'
+                  % (p.returncode, p.stderr[-300:]))
+
+        path = write('many_atoms.ptx', many_atomics(100000))
+        p = run('simt of 100,000 atomics along a chain', ['simt', '--kernel', 'many_atoms', '--block', '32',
+                                                         '--budget', '200000', path])
+        if p is not None:
+            check(p.returncode in (0, 1) and 'cycles' in p.stdout,
+                  'simt of 100,000 atomics along a chain: exit 0 or 1 with a result, got %d (%s)'
                   % (p.returncode, p.stderr[-300:]))
         report('loop nest 200 deep', write('nest.ptx', loop_nest(200)), 1)
         report('1,000 nested braces', write('braces1k.ptx', braces(1000)), 1)

@@ -956,95 +956,110 @@ static void mark_mask_checks(struct sim *s, const struct regrefs *rr)
 	}
 }
 
-/* The registers r's value comes from, through its definitions' register
- * sources (r included), each once, without recursion (a chain may be as
- * long as the function): calls visit(d) with each definition d,
- * stopping when it returns false, and returns whether none did. stack:
- * f->nregs + 1 entries; seen: per register, zeroed. */
-static bool each_source_def(const struct px_func *f, const struct regrefs *rr, int32_t r, int32_t *stack,
-                            uint8_t *seen, bool (*visit)(const struct px_insn *d))
+/* Per register, how ptxas sees its value across a warp's lanes, for
+ * mark_aggregates: lane, it comes (through definitions' sources, a guard
+ * included) from a lane's own index (%tid, %laneid, %lanemask_*), and
+ * differs between lanes as ptxas sees it, which does not know the block's
+ * shape (where the uniformity analysis, which does, may find (%tid.x >> 10)
+ * uniform in a block of at most 1024 threads); vote, every definition is a
+ * vote, redux or activemask, or unguarded arithmetic of such values and
+ * immediates, the same in every lane that runs it, which ptxas knows where
+ * the uniformity analysis finds it divergent (compact_loop's __popc of a
+ * ballot). Both by worklists over the definitions and uses, each register
+ * once (a chain may be as long as the function). */
+struct lane_view {
+	uint8_t *lane, *vote;
+};
+
+static bool warp_same(const struct px_insn *d)
 {
-	uint32_t n = 0;
-	if (r < 0)
-		return true;
-	seen[r] = 1;
-	stack[n++] = r;
-	while (n) {
-		int32_t x = stack[--n];
-		for (uint32_t j = rr->dstart[x]; j < rr->dstart[x + 1]; j++) {
-			const struct px_insn *d = &f->insns[rr->dlist[j]];
-			if (!visit(d))
-				return false;
-			if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
-				continue;   /* (the same in every lane that runs it, whatever it reads) */
-			for (uint32_t o = 1; o < d->nopnds; o++) {
-				int32_t y = d->opnds[o].reg;
-				if ((d->opnds[o].kind == PX_OPND_REG || d->opnds[o].kind == PX_OPND_ADDR) && y >= 0 && !seen[y]) {
-					seen[y] = 1;
-					stack[n++] = y;
-				}
-			}
-		}
-	}
-	return true;
+	return d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK;
 }
 
-/* each_source_def's visits: a definition that reads a lane's own index
- * (%tid, %laneid, %lanemask_*), which makes the value differ between the
- * lanes as ptxas sees it, the block's shape unknown to it (where the
- * uniformity analysis, which knows it, may find (%tid.x >> 10) uniform in
- * a block of at most 1024 threads); and one that is neither a vote,
- * redux or activemask nor unguarded arithmetic of registers and
- * immediates, which leaves a value that the uniformity analysis finds
- * divergent (a vote's predicate differing between lanes) unproven to
- * ptxas (compact_loop's __popc of a ballot is uniform to it). */
-static bool no_lane_index(const struct px_insn *d)
+static bool reads_lane_index(const struct px_insn *d)
 {
-	for (uint32_t o = 1; o < d->nopnds; o++) {
+	for (uint32_t o = 0; o < d->nopnds; o++) {
 		const struct px_operand *x = &d->opnds[o];
 		if (x->kind == PX_OPND_SREG && (x->sreg == PX_SREG_TID || x->sreg == PX_SREG_LANEID ||
 		                                (x->sreg >= PX_SREG_LANEMASK_EQ && x->sreg <= PX_SREG_LANEMASK_GT)))
-			return false;
+			return true;
 	}
+	return false;
+}
+
+/* Whether definition d keeps its registers vote-derived if its register
+ * sources are. */
+static bool vote_arith(const struct px_func *f, uint32_t i)
+{
+	const struct px_insn *d = &f->insns[i];
+	if (warp_same(d))
+		return true;
+	uint32_t n;
+	px_func_uses(f, i, &n);
+	if (d->guard >= 0 || !n || (px_opcode_flags(d->op) & (PX_OPF_LOAD | PX_OPF_ATOMIC | PX_OPF_WARP | PX_OPF_CALL)))
+		return false;
+	for (uint32_t o = 0; o < d->nopnds; o++)
+		if (d->opnds[o].kind != PX_OPND_REG && d->opnds[o].kind != PX_OPND_IMM)
+			return false;
 	return true;
 }
-static bool vote_arith(const struct px_insn *d)
+
+/* Marks the registers instruction i defines in flag and pushes them, for
+ * those not marked yet. */
+static void mark_defs(const struct px_func *f, uint32_t i, uint8_t *flag, uint8_t val, int32_t *stack, uint32_t *n)
 {
-	if (d->op == PX_OP_VOTE || d->op == PX_OP_REDUX || d->op == PX_OP_ACTIVEMASK)
-		return true;
-	if (d->guard >= 0 || (px_opcode_flags(d->op) & (PX_OPF_LOAD | PX_OPF_ATOMIC | PX_OPF_WARP | PX_OPF_CALL)))
-		return false;
-	bool any = false;
-	for (uint32_t o = 1; o < d->nopnds; o++) {
-		if (d->opnds[o].kind == PX_OPND_REG)
-			any = true;
-		else if (d->opnds[o].kind != PX_OPND_IMM)
-			return false;
+	uint32_t nd;
+	const int32_t *d = px_func_defs(f, i, &nd);
+	for (uint32_t k = 0; k < nd; k++)
+		if (flag[d[k]] != val) {
+			flag[d[k]] = val;
+			stack[(*n)++] = d[k];
+		}
+}
+
+static void lane_view_build(const struct px_func *f, const struct regrefs *rr, struct lane_view *v)
+{
+	v->lane = xcalloc(f->nregs + 1, 1);
+	v->vote = xcalloc(f->nregs + 1, 1);
+	int32_t *stack = xmalloc((f->nregs + 1) * sizeof *stack);
+	uint32_t n = 0;
+	/* lane: from the definitions that read a lane's index, forward */
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (!warp_same(&f->insns[i]) && reads_lane_index(&f->insns[i]))
+			mark_defs(f, i, v->lane, 1, stack, &n);
+	while (n) {
+		int32_t x = stack[--n];
+		for (uint32_t j = rr->ustart[x]; j < rr->ustart[x + 1]; j++)
+			if (!warp_same(&f->insns[rr->ulist[j]]))
+				mark_defs(f, rr->ulist[j], v->lane, 1, stack, &n);
 	}
-	return any;
+	/* vote: every defined register, less those a definition disqualifies,
+	 * less what those reach */
+	for (uint32_t r = 0; r < f->nregs; r++)
+		v->vote[r] = rr->dstart[r + 1] > rr->dstart[r];
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (!vote_arith(f, i))
+			mark_defs(f, i, v->vote, 0, stack, &n);
+	while (n) {
+		int32_t x = stack[--n];
+		for (uint32_t j = rr->ustart[x]; j < rr->ustart[x + 1]; j++)
+			if (!warp_same(&f->insns[rr->ulist[j]]))
+				mark_defs(f, rr->ulist[j], v->vote, 0, stack, &n);
+	}
+	free(stack);
 }
 
 /* Is operand o the same in every lane of a warp, as ptxas sees it: an
  * immediate or a variable's address, or a register (an address's base)
- * whose value does not come from a lane's index and that the uniformity
- * analysis does not find divergent or that comes from votes by
- * arithmetic (the visits above)? */
-static bool warp_uniform(const struct px_func *f, const struct regrefs *rr, const struct px_operand *o)
+ * not lane-derived that the uniformity analysis does not find divergent
+ * or that is vote-derived (struct lane_view)? */
+static bool warp_uniform(const struct px_func *f, const struct lane_view *v, const struct px_operand *o)
 {
 	if (o->kind == PX_OPND_IMM || o->kind == PX_OPND_SYM || (o->kind == PX_OPND_ADDR && o->reg < 0))
 		return true;
 	if ((o->kind != PX_OPND_REG && o->kind != PX_OPND_ADDR) || o->reg < 0 || !f->an || !f->an->uni)
 		return false;
-	uint8_t *seen = xcalloc(f->nregs + 1, 1);
-	int32_t *stack = xmalloc((f->nregs + 1) * sizeof *stack);
-	bool u = each_source_def(f, rr, o->reg, stack, seen, no_lane_index);
-	if (u && f->an->uni[o->reg] == PX_UNI_DIVERGENT) {
-		memset(seen, 0, f->nregs + 1);
-		u = each_source_def(f, rr, o->reg, stack, seen, vote_arith);
-	}
-	free(stack);
-	free(seen);
-	return u;
+	return !v->lane[o->reg] && (f->an->uni[o->reg] != PX_UNI_DIVERGENT || v->vote[o->reg]);
 }
 
 /* ptxas aggregates a 32-bit integer atom.add or red.add on global or
@@ -1059,24 +1074,30 @@ static bool warp_uniform(const struct px_func *f, const struct regrefs *rr, cons
 static void mark_aggregates(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
+	struct lane_view v = {0};
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		if ((in->op != PX_OP_ATOM && in->op != PX_OP_RED) || !(s->ins[i].mw & MW(ADD)) || !in->ntypes)
 			continue;
 		char k = px_type_kind(in->types[0]);
 		bool shared = in->space == PX_SPACE_SHARED || in->space == PX_SPACE_SHARED_CTA;
-		if ((k != 'u' && k != 's') || px_type_bits(in->types[0]) != 32 || (!shared && in->space != PX_SPACE_GLOBAL))
-			continue;
 		uint32_t a = in->op == PX_OP_ATOM ? 1 : 0;   /* the address's operand, the value's after it */
-		if (in->nopnds < a + 2 || in->opnds[a].kind != PX_OPND_ADDR || !warp_uniform(f, rr, &in->opnds[a]))
+		if ((k != 'u' && k != 's') || px_type_bits(in->types[0]) != 32 ||
+		    (!shared && in->space != PX_SPACE_GLOBAL) || in->nopnds < a + 2 || in->opnds[a].kind != PX_OPND_ADDR)
+			continue;
+		if (!v.lane)
+			lane_view_build(f, rr, &v);   /* (once, for the first candidate) */
+		if (!warp_uniform(f, &v, &in->opnds[a]))
 			continue;
 		const struct px_operand *d = &in->opnds[0];
 		bool read = a && d->kind == PX_OPND_REG && d->reg >= 0 && rr->ustart[d->reg + 1] > rr->ustart[d->reg];
-		if (warp_uniform(f, rr, &in->opnds[a + 1]))
+		if (warp_uniform(f, &v, &in->opnds[a + 1]))
 			s->ins[i].agg = shared && !read ? AGG_NONE : AGG_UNIFORM;
 		else
 			s->ins[i].agg = read ? AGG_SCAN : AGG_NONE;
 	}
+	free(v.lane);
+	free(v.vote);
 }
 
 void sim_mark_free(struct sim *s)

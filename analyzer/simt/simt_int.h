@@ -713,7 +713,7 @@ struct sim {
 	double spin_yield;  /* the cycles a spin loop's YIELD holds the warp (latency.spin_yield; simt.c's issue) */
 	/* what ptxas's aggregation of an atomic add adds to its result, by
 	 * enum sim_agg (latency.atom_aggregate, atom_aggregate_scan) */
-	double agg_lat[3];
+	double agg_lat[AGG_SCAN + 1];
 	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
