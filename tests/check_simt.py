@@ -432,7 +432,13 @@ SETS = [
 # which ptxas writes as a CAS loop (ATOMS.CAST.SPIN), 84% to 98% fast;
 # since, a round of 95 cycles per lane on the busiest word, the warp held
 # meanwhile (latency.shared_atomic_f32_round, read off addf_k32: within
-# 4%; the probe median 0.1%, 32 of 33).
+# 4%; the probe median 0.1%, 32 of 33). Held-out 11's shist_f32_loop (64
+# float bins shared by the block's warps) was 44% to 56% fast with that:
+# the lookahead issued the next iteration's load before the loop, which
+# its SASS does after the loop's BSYNC (the lookahead stops at it since:
+# -23% to -40%), and a lane whose word another warp swaps during its round
+# goes round again (latency.shared_atomic_f32_swap, fitted to it: -18%,
+# -14%, +2% at 4, 8, 16 warps).
 # gatoms_probe (H100, fifteenth session; the predictions of 937c3ef, which
 # charged a global atomic an L2 load's latency and its sectors, committed
 # first: gatoms_probe_predicted.jsonl, median 69.1%, 3 of 27 within 35%: the shared CAS)

@@ -3248,14 +3248,33 @@ static void fence_wait(struct sim *s, struct sim_warp *w, const struct sim_insn 
 }
 
 /* A shared atom.add.f32 is a loop in SASS (LDS, FADD, ATOMS.CAST.SPIN,
- * retried by the lanes whose swap failed): one lane a word gets through a
- * round, so it takes as many rounds as the most lanes on one word (k),
- * each latency.shared_atomic_f32_round, and holds the warp meanwhile.
- * atoms2_probe's addf_k32 (32 lanes on a word, four adds an iteration):
- * 12,151 cycles an iteration at one and four warps, 12,585 at 16. */
-static void f32_add_loop(struct sim *s, struct sim_warp *w, uint32_t k, double *lat)
+ * retried by the lanes whose swap failed): a lane gets through the first
+ * round that reads its word after the last swap to it, and its own swap
+ * lands latency.shared_atomic_f32_swap into that round. Lanes of the warp
+ * on one word go a round apart; a lane whose word another warp's loop
+ * swaps during its round retries as well (the words' swap times, kept for
+ * the block: f32_swap). The warp is held until its last lane is through,
+ * each round latency.shared_atomic_f32_round. atoms2_probe's addf_k32 (32
+ * lanes on a word, four adds an iteration): 12,151 cycles an iteration at
+ * one and four warps, 12,585 at 16. */
+static void f32_add_loop(struct sim *s, struct sim_warp *w, const int64_t *addrs, uint32_t mask, double *lat)
 {
-	double c = s->f32_round * k;
+	double r = s->f32_round;
+	uint64_t t0 = s->cycle, swap = (uint64_t)(s->f32_swap + 0.5);
+	uint32_t rounds = 1;
+	if (!s->f32_swapped && s->sh_words)
+		s->f32_swapped = xcalloc(s->sh_words, sizeof *s->f32_swapped);
+	for (uint32_t m = mask; m && s->f32_swapped; m &= m - 1) {
+		uint64_t wd = (uint64_t)addrs[__builtin_ctz(m)] >> 2;
+		if (wd >= s->sh_words)
+			continue;
+		uint64_t *at = &s->f32_swapped[wd];   /* (the cycle + 1; 0: none) */
+		uint32_t j = *at > t0 ? (uint32_t)((double)(*at - 1 - t0) / r) + 1 : 0;
+		*at = t0 + (uint64_t)(j * r + 0.5) + swap + 1;
+		if (j + 1 > rounds)
+			rounds = j + 1;
+	}
+	double c = r * rounds;
 	if (c > *lat)
 		*lat = c;
 	uint64_t t = s->cycle + (uint64_t)(c + 0.5);
@@ -3440,7 +3459,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			*occ += atom_serial(s, w, si, vo, tk, k);
 		*lat = s->lat[P_SHARED] + (*occ - 1);
 		if (is_atom && known_mask && t == PX_TYPE_F32 && (si->mw & MW(ADD)) && s->f32_round > 0)
-			f32_add_loop(s, w, k, lat);
+			f32_add_loop(s, w, addrs, tk, lat);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
 		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0;
 		uint64_t lines[32];

@@ -899,7 +899,7 @@ static void mark_expansions(struct sim *s, const struct regrefs *rr)
 		uint8_t ex = expansion_of(s, rr, i);
 		s->ins[i].expand = ex;
 		if (ex_branches[ex])
-			s->ins[i].scan_stop = true;
+			s->ins[i].scan_stop = s->ins[i].wall = true;
 	}
 }
 

@@ -259,6 +259,9 @@ struct sim_insn {
 	bool guarded;      /* it has a guard predicate (px_insn.guard >= 0) or a side (sim_guard_pred) */
 	bool block_bar;    /* a bar.sync of the whole block (simt.c's block_barrier) */
 	bool scan_stop;    /* control, barrier or warp-wide: issue_early looks no further */
+	bool wall;         /* ... and ptxas's SASS splits the block there (a loop or a call it writes
+	                    * for the instruction: simt.c's cas_loop, simt_fuse.c's ex_branches):
+	                    * nothing after it issues early while it waits at the top either */
 	bool reg_only;     /* simt.c's reg_only */
 	uint8_t mem_class; /* simt.c's mem_space_class */
 	uint8_t ld_class;  /* enum sim_ld: a load one warp issues at most every sim.ld_gap cycles */
@@ -715,6 +718,8 @@ struct sim {
 	 * enum sim_agg (latency.atom_aggregate, atom_aggregate_scan) */
 	double agg_lat[AGG_SCAN + 1];
 	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
+	double f32_swap;    /* ... and when into it its swap lands (latency.shared_atomic_f32_swap) */
+	uint64_t *f32_swapped;   /* per shared word: the cycle its last such swap lands (NULL until one) */
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
