@@ -463,8 +463,10 @@ SETS = [
 # 309 cycles a dependent load). Since: median 3.0%, 17 of 21; its_probe's
 # global lock, the test, -26..-58% -> -14%..+10%, all six within 35%. The
 # shared lock's uncontended handover, 282 cycles, is 109 in the model
-# (cs_sh 61% fast), and membar.cta's SM-wide share at 16 warps (54 cycles
-# an iteration alone, 87.6 after a store) is not modelled.
+# (cs_sh 61% fast). membar.cta's SM-wide share at 16 warps (54 cycles
+# an iteration alone, 87.6 after a store; 78% fast) is a turn of the MIO
+# since (throughput.membar_cta, 3.4 cycles a warp, fitted to fence_cta/512:
+# fence_cta +0.8%, membar_cta/512 -20.1%, fence_cta/128 -34.7% -> -20.4%).
 # lockparts_probe (H100; b98aec1's predictions committed first) takes
 # cs_sh apart: a shared CAS that never swaps, one that always does, an
 # exchange and a volatile load, chained, each lane on a word of its own,

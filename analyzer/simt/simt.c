@@ -110,6 +110,7 @@ static const struct plain_key {
 	PLAIN("store_ack", LAT, store_ack, 0),
 	PLAIN("shared_atomic_f32_round", LAT, f32_round, 0),
 	PLAIN("shared_atomic_f32_swap", LAT, f32_swap, 0),
+	PLAIN("membar_cta", TP, fence_cta_mio, 0),
 	PLAIN("spin_yield", LAT, spin_yield, 0),
 	PLAIN("atom_aggregate", LAT, agg_lat[AGG_UNIFORM], 0),
 	PLAIN("atom_aggregate_scan", LAT, agg_lat[AGG_SCAN], 0),
@@ -949,6 +950,18 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		lat += s->sfu_fixup;
 		uint64_t *fp = &s->pipe_free[sched][P_FP32];
 		*fp = (*fp > s->cycle ? *fp : s->cycle) + 2 * (uint64_t)(s->occ[P_FP32] + 0.5);
+	}
+	if (si->fence == 1 && s->fence_cta_mio > 0) {
+		/* MEMBAR.CTA takes a turn of the SM's MIO, as a shared access
+		 * does; the warp's wait (simt_exec.c's fence_wait) starts when
+		 * its turn comes */
+		double base = (double)s->cycle < s->mio_next ? s->mio_next : (double)s->cycle;
+		s->mio_next = base + s->fence_cta_mio;
+		uint64_t c = (uint64_t)s->mio_next;
+		s->mio_free = (double)c < s->mio_next ? c + 1 : c;
+		s->unit_rr[U_MIO] = sched + 1 < s->nsched ? sched + 1 : 0;
+		units_changed(s);
+		sim_hold(w, (uint64_t)(base + 0.999999) + (uint64_t)(s->fence_cta + 0.5), PX_STALL_MEMORY);
 	}
 	if (si->shbase)   /* (S2UR SR_CgaCtaId and ULEA before the address is there) */
 		lat = si->pipe == P_ALU ? s->shbase_lat : lat + s->shbase_lat;
@@ -2709,7 +2722,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
-		si->ct_rare = si->mufu || si->fixup || si->mask_check || si->shbase || si->expand || si->ld_class || si->cp_copy;
+		si->ct_rare = si->mufu || si->fixup || si->mask_check || si->shbase || si->expand || si->ld_class ||
+		              si->cp_copy || si->fence == 1;
 		enum px_opcode op = si->in->op;
 		si->plain = op != PX_OP_BRA && op != PX_OP_RET && op != PX_OP_EXIT && op != PX_OP_BAR &&
 		            op != PX_OP_BARRIER && op != PX_OP_MBARRIER && op != PX_OP_CP;
