@@ -176,6 +176,17 @@ the popcount search 51% to 62% fast, the Kahan sum 61% slow at 512
 threads, the half2 SiLU 35% slow at 512. The search at 512 threads, 16
 POPC a thread an iteration, runs at 15.2 a cycle: popc, clz, brev and
 bfind take the SFU's 16 lanes a cycle since (-5%; -38% at 128 threads).
+The fifteenth set, tests/fixtures/simt/heldout15/ (simt_heldout15.cu,
+written by a helper on 2026-11-28's eighteenth session: a radix-2 FFT
+stage in shared memory with __sincosf twiddles, Smith-Waterman with
+affine gaps, a warp top-k by __reduce_max_sync, CSR SpMV a warp a row, a
+split-block Bloom filter with atomicOr, lookups in a bucketed two-choice
+hash table in shared memory, Philox dropout, a bilinear resize of RGBA
+bytes; 128 and 512 threads), was written, and its predictions committed
+(model 273f325, bench/gpu/simt/predict.py), before its first measurement
+on an H100: "held-out 15", median 18.7%, 15 of 16 within 35%; the
+alignment 28% and 40% slow, the resize, the dropout at 512 threads and
+the SpMV 19% to 32% fast.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -222,6 +233,8 @@ HELD_OUT_13 = {'gelu_tanh_loop', 'xent_loop', 'bm_option_loop', 'rope_norm_loop'
                'frontier_agg_loop', 'spsc_ring_loop', 'ticket_welford_loop', 'chained_scan_loop'}
 HELD_OUT_14 = {'kahan_sum_loop', 'hamming_nn_loop', 'quant_i8_loop', 'half2_silu_loop', 'kmeans_assign_loop',
                'sobel_loop', 'seg_reduce_loop', 'pipe_tile_loop', 'exp64_loop'}
+HELD_OUT_15 = {'fft_stage_loop', 'sw_align_loop', 'warp_topk_loop', 'csr_vector_loop', 'bloom_loop',
+               'cuckoo_lookup_loop', 'philox_dropout_loop', 'bilinear_resize_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -229,7 +242,7 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 8': 'heldout8/predicted.jsonl', 'held-out 9': 'heldout9/predicted.jsonl',
          'held-out 10': 'heldout10/predicted.jsonl', 'held-out 11': 'heldout11/predicted.jsonl',
          'held-out 12': 'heldout12/predicted.jsonl', 'held-out 13': 'heldout13/predicted.jsonl',
-         'held-out 14': 'heldout14/predicted.jsonl'}
+         'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -246,6 +259,7 @@ SETS = [
     ('heldout12/simt_heldout12.jsonl', 'heldout12/simt_heldout12.sm_90.ptx', HELD_OUT_12, 'held-out 12'),
     ('heldout13/simt_heldout13.jsonl', 'heldout13/simt_heldout13.sm_90.ptx', HELD_OUT_13, 'held-out 13'),
     ('heldout14/simt_heldout14.jsonl', 'heldout14/simt_heldout14.sm_90.ptx', HELD_OUT_14, 'held-out 14'),
+    ('heldout15/simt_heldout15.jsonl', 'heldout15/simt_heldout15.sm_90.ptx', HELD_OUT_15, 'held-out 15'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
@@ -436,9 +450,8 @@ SETS = [
 # float bins shared by the block's warps) was 44% to 56% fast with that:
 # the lookahead issued the next iteration's load before the loop, which
 # its SASS does after the loop's BSYNC (the lookahead stops at it since:
-# -23% to -40%), and a lane whose word another warp swaps during its round
-# goes round again (latency.shared_atomic_f32_swap, fitted to it: -18%,
-# -14%, +2% at 4, 8, 16 warps).
+# -23% to -40%), and a lane whose word another warp swaps goes round
+# again (casf_probe below: -10%, -16%, -18% at 4, 8, 16 warps).
 # gatoms_probe (H100, fifteenth session; the predictions of 937c3ef, which
 # charged a global atomic an L2 load's latency and its sectors, committed
 # first: gatoms_probe_predicted.jsonl, median 69.1%, 3 of 27 within 35%: the shared CAS)
@@ -549,6 +562,18 @@ SETS = [
 # The L2's atomic unit takes one turn more per instruction than its
 # sectors' lanes: gl_all_red, the leader's REDG, 2 cycles a warp at 16
 # warps, gatoms_probe's ga_add_k1 (4 sectors) 5: 2.8%, 18 of 20 since.
+# casf_probe (H100; 83964a0's predictions, median 14.2%, 16 of 21) tests
+# the shared float add's loop as c96acaf had it (one lane a word a round,
+# a lane of another warp whose round read its word before the swap going
+# round again): a lane on a bank of its own 103 cycles an iteration at 1
+# to 16 warps; lanes hashed to 64 or 1024 words 423 and 437 at one warp,
+# the busiest bank (3.6 lanes), not word (2.7 and 1.4), setting the
+# rounds (-24% and -57% before); lane l of every warp on word l 103, 296
+# and 737 at 1, 4 and 16 warps (+31%, +107% before: another warp's swap
+# costs 64 and 42 cycles, not a round of 95). One lane a bank a round and
+# a swap latency.shared_atomic_f32_gap (60, fitted) after another warp's
+# since: median 8.3%, all 21 within 35%. cf_word/512 (512 lanes on one
+# word) measured 31,430 and 15,490 cycles an iteration in its two runs.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -586,6 +611,7 @@ PROBES = [
     ('probes/chain2_probe.jsonl', 'probes/chain2_probe.sm_90.ptx', 'probe chain2'),
     ('probes/chain3_probe.jsonl', 'probes/chain3_probe.sm_90.ptx', 'probe chain3'),
     ('probes/agg_probe.jsonl', 'probes/agg_probe.sm_90.ptx', 'probe agg'),
+    ('probes/casf_probe.jsonl', 'probes/casf_probe.sm_90.ptx', 'probe casf'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

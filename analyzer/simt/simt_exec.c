@@ -3248,37 +3248,43 @@ static void fence_wait(struct sim *s, struct sim_warp *w, const struct sim_insn 
 }
 
 /* A shared atom.add.f32 is a loop in SASS (LDS, FADD, ATOMS.CAST.SPIN,
- * retried by the lanes whose swap failed): a lane gets through the first
- * round that reads its word after the last swap to it, and its own swap
- * lands latency.shared_atomic_f32_swap into that round. Lanes of the warp
- * on one word go a round apart; a lane whose word another warp's loop
- * swaps during its round retries as well (the words' swap times, kept for
- * the block: f32_swap). The warp is held until its last lane is through,
- * each round latency.shared_atomic_f32_round. atoms2_probe's addf_k32 (32
- * lanes on a word, four adds an iteration): 12,151 cycles an iteration at
- * one and four warps, 12,585 at 16. */
+ * and a branch back for the lanes whose swap failed), each round
+ * latency.shared_atomic_f32_round. In a round one lane a bank gets
+ * through: the lanes of the warp on one bank (32 banks of 4-byte words,
+ * the Programming Guide's shared memory section for compute capability
+ * 5.x on), on one word or not, go a round apart. A lane whose word
+ * another warp has just swapped gets through latency.
+ * shared_atomic_f32_gap after that swap at the soonest (the block's words'
+ * last swaps: f32_swapped); the warp is held until its last lane is
+ * through. casf_probe (H100): a warp whose lanes are each on a bank of
+ * their own 103 cycles an iteration, lanes hashed to 64 or to 1024 words
+ * (3.6 on the busiest bank either way) 423 and 437; lane l of every warp
+ * on word l 103, 296 and 737 cycles at 1, 4 and 16 warps. atoms2_probe's
+ * addf_k32 (32 lanes on a word, four adds an iteration): 12,151 cycles an
+ * iteration at one and four warps, 12,585 at 16. */
 static void f32_add_loop(struct sim *s, struct sim_warp *w, const int64_t *addrs, uint32_t mask, double *lat)
 {
-	double r = s->f32_round;
-	uint64_t t0 = s->cycle, swap = (uint64_t)(s->f32_swap + 0.5);
-	uint32_t rounds = 1;
+	double r = s->f32_round, gap = s->f32_gap;
+	double t0 = (double)s->cycle, end = t0 + r;
+	uint8_t nbank[32] = {0};
 	if (!s->f32_swapped && s->sh_words)
 		s->f32_swapped = xcalloc(s->sh_words, sizeof *s->f32_swapped);
 	for (uint32_t m = mask; m && s->f32_swapped; m &= m - 1) {
 		uint64_t wd = (uint64_t)addrs[__builtin_ctz(m)] >> 2;
 		if (wd >= s->sh_words)
 			continue;
-		uint64_t *at = &s->f32_swapped[wd];   /* (the cycle + 1; 0: none) */
-		uint32_t j = *at > t0 ? (uint32_t)((double)(*at - 1 - t0) / r) + 1 : 0;
-		*at = t0 + (uint64_t)(j * r + 0.5) + swap + 1;
-		if (j + 1 > rounds)
-			rounds = j + 1;
+		double go = t0 + r * nbank[wd & 31]++;   /* (its round in the warp) */
+		double *at = &s->f32_swapped[wd];   /* (0: none yet) */
+		if (*at > go)
+			go = *at;
+		*at = go + gap;
+		if (go + r > end)
+			end = go + r;
 	}
-	double c = r * rounds;
+	double c = end - t0;
 	if (c > *lat)
 		*lat = c;
-	uint64_t t = s->cycle + (uint64_t)(c + 0.5);
-	sim_hold(w, t, PX_STALL_MEMORY);
+	sim_hold(w, s->cycle + (uint64_t)(c + 0.5), PX_STALL_MEMORY);
 }
 
 /* The L2 atomic unit's turns for an atomic whose known lanes (mask) name

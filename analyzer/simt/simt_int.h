@@ -718,9 +718,9 @@ struct sim {
 	 * enum sim_agg (latency.atom_aggregate, atom_aggregate_scan) */
 	double agg_lat[AGG_SCAN + 1];
 	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
-	double f32_swap;    /* ... and when into it its swap lands (latency.shared_atomic_f32_swap) */
+	double f32_gap;     /* ... and the least between two warps' swaps of a word (latency.shared_atomic_f32_gap) */
 	double fence_cta_mio;   /* the MIO's cycles for a MEMBAR.CTA (throughput.membar_cta; 0: none) */
-	uint64_t *f32_swapped;   /* per shared word: the cycle its last such swap lands (NULL until one) */
+	double *f32_swapped;   /* per shared word: the cycle its last such swap lets another through (NULL until one) */
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
