@@ -2665,6 +2665,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	snprintf(out->arch, sizeof out->arch, "%s", opt->arch->name);
 	out->l2_warm = opt->l2_warm;
 	s.its = (opt->cc_major ? opt->cc_major : opt->arch->major) >= 7;
+	s.dpx = (opt->cc_major ? opt->cc_major : opt->arch->major) >= 9;
 	out->model = s.its ? "SIMT stack, reconvergence at immediate post-dominators, with independent thread "
 	                     "scheduling (compute capability 7.0+): a path that spins on memory yields to the other "
 	                     "lanes of its warp; warp-synchronous code is checked against independent thread scheduling"

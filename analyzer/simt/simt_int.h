@@ -642,6 +642,7 @@ struct sim {
 	uint32_t *block_start;    /* block -> first instruction */
 	struct sim_warp *w; uint32_t nwarps;
 	bool its;                 /* independent thread scheduling (compute capability 7.0 and newer): simt_its.c */
+	bool dpx;                 /* the DPX instructions (compute capability 9.0 and newer): simt_fuse.c */
 	/* the shared words strong writes released clocks into (with s->vc;
 	 * simt_its.c's sync words): their byte offsets and clocks */
 	struct sim_sync { uint64_t off; uint32_t *vc; uint32_t ver; } *sync; uint32_t nsync, capsync;
