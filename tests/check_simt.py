@@ -574,6 +574,17 @@ SETS = [
 # a swap latency.shared_atomic_f32_gap (60, fitted) after another warp's
 # since: median 8.3%, all 21 within 35%. cf_word/512 (512 lanes on one
 # word) measured 31,430 and 15,490 cycles an iteration in its two runs.
+# conv_probe (H100; 40f2c2e's predictions committed first, median 12.2%,
+# 9 of 14) times conversions and multiplies eight chains a thread at 128
+# and 1024 threads: float to integer (F2I) 516 cycles an iteration at 1024
+# threads, 8.1 a warp's F2I a scheduler, the Programming Guide's 16 a
+# cycle per SM (the model had the ALU's rate: -66% to -69%); integer to
+# float (I2FP), IMAD.WIDE.U32 and PRMT within 13% as they were. F2I takes
+# the SFU's pipe since (held-out 15's bilinear_resize_loop/128 -29% ->
+# -11%, held-out 14's quant_i8_loop -9% -> +2%). mul_lo/128, an IMAD
+# chain NVVM folds four iterations of, is 117% slow: the loop's counter
+# and branch, which its SASS overlaps with the IMADs, the model charges
+# after them.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -612,6 +623,7 @@ PROBES = [
     ('probes/chain3_probe.jsonl', 'probes/chain3_probe.sm_90.ptx', 'probe chain3'),
     ('probes/agg_probe.jsonl', 'probes/agg_probe.sm_90.ptx', 'probe agg'),
     ('probes/casf_probe.jsonl', 'probes/casf_probe.sm_90.ptx', 'probe casf'),
+    ('probes/conv_probe.jsonl', 'probes/conv_probe.sm_90.ptx', 'probe conv'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -269,6 +269,13 @@ static enum sim_pipe pipe_of(const struct px_insn *in)
 		if ((in->ntypes > 0 && px_type_bits(in->types[0]) == 64 && px_type_kind(in->types[0]) == 'f') ||
 		    (in->ntypes > 1 && px_type_bits(in->types[1]) == 64 && px_type_kind(in->types[1]) == 'f'))
 			return P_FP64;
+		/* a float to an integer is F2I, 16 lanes a cycle per SM as the
+		 * SFU's (the Programming Guide's throughput table, "all other
+		 * type conversions"; conv_probe's cv_f2i/1024, 8.1 cycles a
+		 * warp's F2I a scheduler); an integer to a float is I2FP, at the
+		 * ALU's rate (cv_i2f) */
+		if (in->ntypes > 1 && px_type_kind(in->types[1]) == 'f' && px_type_kind(in->types[0]) != 'f')
+			return P_SFU;
 		return P_ALU;
 	default:
 		break;
