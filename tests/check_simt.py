@@ -462,7 +462,7 @@ SETS = [
 # after another: median 1.6%, 21 of 27; with the unit taking its turns a
 # sector at a time (sector_turns, after held-out 11's global histogram),
 # 24 of 27 (8 lanes a word in one sector, 8 cycles a RED, 43% to 50%
-# fast). its_probe's global lock, measured
+# fast; since red_probe, line by line: 0%). its_probe's global lock, measured
 # before, is the test: -49% to -77% before, -26% to -58% (2 of 6 within
 # 35%); its handover at one warp, 1,545 cycles, still has a __threadfence
 # (MEMBAR.SC.GPU) the model times as a barrier instruction.
@@ -574,6 +574,20 @@ SETS = [
 # a swap latency.shared_atomic_f32_gap (60, fitted) after another warp's
 # since: median 8.3%, all 21 within 35%. cf_word/512 (512 lanes on one
 # word) measured 31,430 and 15,490 cycles an iteration in its two runs.
+# mix_probe (H100; ea19930's predictions committed first: median 7.3%,
+# 11 of 12) asked whether FFMA, IMAD and the ALU share a pipe (held-out
+# 15's philox_dropout_loop 27% fast at 512 threads): they do not, as the
+# model has it (8 FFMA and 8 IMAD chains a thread at 1024 threads 136
+# cycles an iteration, the IMADs' 128 alone; 16 FFMA 138, 16 IMAD 256).
+# red_probe (H100; the same commit's predictions, median 17.5%, 12 of 18)
+# times a warp's RED by its lanes on words and sectors (lane l on word
+# (l / K) S): K = 1, 2, 4, 8, 16 on packed words 5, 6, 8, 16, 32 cycles a
+# warp's RED at 16 warps, one word 32, a word a sector 40 for K = 1, 2, 4:
+# the L2's atomic unit goes line by line, k (n + 1) - 1 turns a line of n
+# sectors and k lanes on its busiest word, k for a line of one word, one
+# for the instruction (simt_exec.c's atomic_turns; before: a sector's k,
+# summed, and one). Since: median 0.1%, 18 of 18; gatoms_probe's
+# ga_add_k4 -38% -> 0%, held-out 11's ghist_loop -26% -> -11%.
 # conv_probe (H100; 40f2c2e's predictions committed first, median 12.2%,
 # 9 of 14) times conversions and multiplies eight chains a thread at 128
 # and 1024 threads: float to integer (F2I) 516 cycles an iteration at 1024
@@ -624,6 +638,8 @@ PROBES = [
     ('probes/agg_probe.jsonl', 'probes/agg_probe.sm_90.ptx', 'probe agg'),
     ('probes/casf_probe.jsonl', 'probes/casf_probe.sm_90.ptx', 'probe casf'),
     ('probes/conv_probe.jsonl', 'probes/conv_probe.sm_90.ptx', 'probe conv'),
+    ('probes/mix_probe.jsonl', 'probes/mix_probe.sm_90.ptx', 'probe mix'),
+    ('probes/red_probe.jsonl', 'probes/red_probe.sm_90.ptx', 'probe red'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

