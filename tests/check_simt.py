@@ -562,6 +562,10 @@ SETS = [
 # The L2's atomic unit takes one turn more per instruction than its
 # sectors' lanes: gl_all_red, the leader's REDG, 2 cycles a warp at 16
 # warps, gatoms_probe's ga_add_k1 (4 sectors) 5: 2.8%, 18 of 20 since.
+# gl_all_red/32, one warp's aggregated REDs, 15.75 cycles an iteration
+# (7.5 predicted, -52%): its SASS elects the leader (VOTEU.ANY, UFLO,
+# ISETP) once for the unrolled body's four REDG, which wait for it
+# (latency.atom_aggregate_elect, 33, fitted to it: -3%).
 # casf_probe (H100; 83964a0's predictions, median 14.2%, 16 of 21) tests
 # the shared float add's loop as c96acaf had it (one lane a word a round,
 # a lane of another warp whose round read its word before the swap going

@@ -114,6 +114,7 @@ static const struct plain_key {
 	PLAIN("spin_yield", LAT, spin_yield, 0),
 	PLAIN("atom_aggregate", LAT, agg_lat[AGG_UNIFORM], 0),
 	PLAIN("atom_aggregate_scan", LAT, agg_lat[AGG_SCAN], 0),
+	PLAIN("atom_aggregate_elect", LAT, agg_elect, 0),
 	PLAIN("sfu_mufu", LAT, sfu_mufu, 0),
 	PLAIN("match_any", LAT, match_lat, 0),
 	PLAIN("match_any_group", LAT, match_group_lat, 0),

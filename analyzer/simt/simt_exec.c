@@ -3524,6 +3524,8 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		 * next instructions behind: its SASS runs in order) */
 		if (si->agg == AGG_SCAN)
 			sim_hold(w, s->cycle + (uint64_t)(*lat + 0.5), PX_STALL_MEMORY);
+		if (si->agg_elect && s->agg_elect > 0)
+			sim_hold(w, s->cycle + (uint64_t)(s->agg_elect + 0.5), PX_STALL_DEPENDENCY);
 	}
 	/* values, lane by lane in lane order (atomics serialise that way); a
 	 * load's results are written once at the end (a load reads no register

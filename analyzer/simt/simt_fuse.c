@@ -1092,6 +1092,7 @@ static void mark_aggregates(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
 	struct lane_view v = {0};
+	uint32_t elect_block = UINT32_MAX;
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		if ((in->op != PX_OP_ATOM && in->op != PX_OP_RED) || !(s->ins[i].mw & MW(ADD)) || !in->ntypes)
@@ -1108,9 +1109,13 @@ static void mark_aggregates(struct sim *s, const struct regrefs *rr)
 			continue;
 		const struct px_operand *d = &in->opnds[0];
 		bool read = a && d->kind == PX_OPND_REG && d->reg >= 0 && rr->ustart[d->reg + 1] > rr->ustart[d->reg];
-		if (warp_uniform(f, &v, &in->opnds[a + 1]))
+		if (warp_uniform(f, &v, &in->opnds[a + 1])) {
 			s->ins[i].agg = shared && !read ? AGG_NONE : AGG_UNIFORM;
-		else
+			/* (the block's first: its election serves the others) */
+			s->ins[i].agg_elect = s->ins[i].agg && !read && elect_block != in->block;
+			if (s->ins[i].agg_elect)
+				elect_block = in->block;
+		} else
 			s->ins[i].agg = read ? AGG_SCAN : AGG_NONE;
 	}
 	free(v.lane);

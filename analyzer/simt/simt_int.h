@@ -244,6 +244,10 @@ struct sim_insn {
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t mufu;      /* an SFU op that is one MUFU, no FMUL before it (simt_fuse.c) */
 	uint8_t mask_check; /* a shfl.sync whose membermask ptxas checks at run time (simt_fuse.c) */
+	bool agg_elect;    /* the first AGG_UNIFORM atomic of its block whose result nothing reads:
+	                    * the leader's election (VOTEU.ANY, UFLO, ISETP) before it, which
+	                    * ptxas does once for the block's atomics (simt_fuse.c's
+	                    * mark_aggregates; latency.atom_aggregate_elect) */
 	uint8_t agg;       /* enum sim_agg: an integer atomic add ptxas aggregates over the warp
 	                    * (simt_fuse.c's mark_aggregates; simt_exec.c's exec_mem) */
 	uint8_t shbase;    /* names a shared variable whose address ptxas rebuilds in the loop from
@@ -718,6 +722,7 @@ struct sim {
 	/* what ptxas's aggregation of an atomic add adds to its result, by
 	 * enum sim_agg (latency.atom_aggregate, atom_aggregate_scan) */
 	double agg_lat[AGG_SCAN + 1];
+	double agg_elect;   /* latency.atom_aggregate_elect: sim_insn.agg_elect's wait */
 	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
 	double f32_gap;     /* ... and the least between two warps' swaps of a word (latency.shared_atomic_f32_gap) */
 	double fence_cta_mio;   /* the MIO's cycles for a MEMBAR.CTA (throughput.membar_cta; 0: none) */
