@@ -565,7 +565,11 @@ SETS = [
 # gl_all_red/32, one warp's aggregated REDs, 15.75 cycles an iteration
 # (7.5 predicted, -52%): its SASS elects the leader (VOTEU.ANY, UFLO,
 # ISETP) once for the unrolled body's four REDG, which wait for it
-# (latency.atom_aggregate_elect, 33, fitted to it: -3%).
+# (latency.atom_aggregate_elect, 33, fitted to it: -3%). sh_all/512, 16
+# warps' aggregated shared adds whose result is read, 36.0 cycles an
+# iteration (21.0 predicted, -42%): the SHFL.IDX that gives the lanes the
+# leader's result takes a turn of the MIO as the ATOMS does (since:
+# 32.8, -9%; sh_all/32 -26% -> -20%).
 # casf_probe (H100; 83964a0's predictions, median 14.2%, 16 of 21) tests
 # the shared float add's loop as c96acaf had it (one lane a word a round,
 # a lane of another warp whose round read its word before the swap going

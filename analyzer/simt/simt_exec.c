@@ -3520,6 +3520,12 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 	}
 	if (agg) {
 		*lat += s->agg_lat[si->agg];
+		/* (a shared one's result goes to the lanes by a SHFL.IDX, a turn
+		 * of the MIO as its ATOMS is: agg_probe's sh_all/512, 16 warps'
+		 * adds of 1 to one word, 36.0 cycles an iteration, 21.0 without,
+		 * 32.8 with) */
+		if (si->agg == AGG_UNIFORM && spc == SP_SHARED)
+			*occ += 1;
 		/* (the scan's SHFL of the result waits for it, and the warp's
 		 * next instructions behind: its SASS runs in order) */
 		if (si->agg == AGG_SCAN)
