@@ -929,6 +929,21 @@ SIM_HOT void units_changed(struct sim *s)
 	s->wake = (1u << s->nsched) - 1;
 }
 
+/* Scheduler sched's access takes occ cycles of the SM's MIO (a shared
+ * access, a shuffle, a membar.cta): the cycle its turn begins. A fraction
+ * of a cycle carries over while the unit is kept busy (an atomic's lanes
+ * on one word, simt_exec.c's atom_serial). */
+SIM_HOT double mio_turn(struct sim *s, unsigned sched, double occ)
+{
+	double base = (double)s->cycle < s->mio_next + 1 ? s->mio_next : (double)s->cycle;
+	s->mio_next = base + occ;
+	uint64_t c = (uint64_t)s->mio_next;
+	s->mio_free = (double)c < s->mio_next ? c + 1 : c;
+	s->unit_rr[U_MIO] = sched + 1 < s->nsched ? sched + 1 : 0;
+	units_changed(s);
+	return base;
+}
+
 /* The scoreboard and the pipes after warp w issued si on scheduler sched
  * with result latency lat and issue cost occ. */
 SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
@@ -956,12 +971,7 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		/* MEMBAR.CTA takes a turn of the SM's MIO, as a shared access
 		 * does; the warp's wait (simt_exec.c's fence_wait) starts when
 		 * its turn comes */
-		double base = (double)s->cycle < s->mio_next ? s->mio_next : (double)s->cycle;
-		s->mio_next = base + s->fence_cta_mio;
-		uint64_t c = (uint64_t)s->mio_next;
-		s->mio_free = (double)c < s->mio_next ? c + 1 : c;
-		s->unit_rr[U_MIO] = sched + 1 < s->nsched ? sched + 1 : 0;
-		units_changed(s);
+		double base = mio_turn(s, sched, s->fence_cta_mio);
 		sim_hold(w, (uint64_t)(base + 0.999999) + (uint64_t)(s->fence_cta + 0.5), PX_STALL_MEMORY);
 	}
 	if (si->shbase)   /* (S2UR SR_CgaCtaId and ULEA before the address is there) */
@@ -1001,14 +1011,7 @@ common:;
 		*sp = (*sp > s->cycle ? *sp : s->cycle) + (uint64_t)(so + 0.5);
 	}
 	if (si->pipe == P_SHARED || si->pipe == P_SHFL) {
-		/* (a fraction of a cycle carries over while the unit is kept
-		 * busy: an atomic's lanes on one word, atom_serial) */
-		double base = (double)s->cycle < s->mio_next + 1 ? s->mio_next : (double)s->cycle;
-		s->mio_next = base + (occ > 1 ? occ : 1);
-		uint64_t c = (uint64_t)s->mio_next;
-		s->mio_free = (double)c < s->mio_next ? c + 1 : c;
-		s->unit_rr[U_MIO] = sched + 1 < s->nsched ? sched + 1 : 0;
-		units_changed(s);
+		mio_turn(s, sched, occ > 1 ? occ : 1);
 	} else if (si->pipe == P_GLOBAL) {
 		s->lsu_free = (s->lsu_free > s->cycle ? s->lsu_free : s->cycle) + o;
 		s->unit_rr[U_LSU] = sched + 1 < s->nsched ? sched + 1 : 0;
