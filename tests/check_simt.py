@@ -187,6 +187,15 @@ bytes; 128 and 512 threads), was written, and its predictions committed
 on an H100: "held-out 15", median 18.7%, 15 of 16 within 35%; the
 alignment 28% and 40% slow, the resize, the dropout at 512 threads and
 the SpMV 19% to 32% fast.
+The sixteenth set, tests/fixtures/simt/heldout16/ (simt_heldout16.cu,
+written by a helper on 2026-11-28's nineteenth session: a 3x3 Gaussian
+blur of a shared tile, LU rank-1 steps in shared memory, a warp's merge
+path, CRC-32 by a shared table, Floyd-Warshall on a shared tile, a
+sliding-window maximum by shuffles, Clenshaw's recurrence in FP64, a
+Montgomery ladder with 64-bit multiplies; 128 and 512 threads), was
+written, and its predictions committed (model ba2ecdc), before its first
+measurement on an H100: "held-out 16", median 10.8%, 14 of 16 within
+35%; the Montgomery ladder 67% and 68% fast.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -235,6 +244,8 @@ HELD_OUT_14 = {'kahan_sum_loop', 'hamming_nn_loop', 'quant_i8_loop', 'half2_silu
                'sobel_loop', 'seg_reduce_loop', 'pipe_tile_loop', 'exp64_loop'}
 HELD_OUT_15 = {'fft_stage_loop', 'sw_align_loop', 'warp_topk_loop', 'csr_vector_loop', 'bloom_loop',
                'cuckoo_lookup_loop', 'philox_dropout_loop', 'bilinear_resize_loop'}
+HELD_OUT_16 = {'gauss_blur_loop', 'lu_rank1_loop', 'merge_path_loop', 'crc32_loop', 'floyd_warshall_loop',
+               'sliding_max_loop', 'clenshaw64_loop', 'montgomery_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -242,7 +253,8 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 8': 'heldout8/predicted.jsonl', 'held-out 9': 'heldout9/predicted.jsonl',
          'held-out 10': 'heldout10/predicted.jsonl', 'held-out 11': 'heldout11/predicted.jsonl',
          'held-out 12': 'heldout12/predicted.jsonl', 'held-out 13': 'heldout13/predicted.jsonl',
-         'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl'}
+         'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl',
+         'held-out 16': 'heldout16/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -260,6 +272,7 @@ SETS = [
     ('heldout13/simt_heldout13.jsonl', 'heldout13/simt_heldout13.sm_90.ptx', HELD_OUT_13, 'held-out 13'),
     ('heldout14/simt_heldout14.jsonl', 'heldout14/simt_heldout14.sm_90.ptx', HELD_OUT_14, 'held-out 14'),
     ('heldout15/simt_heldout15.jsonl', 'heldout15/simt_heldout15.sm_90.ptx', HELD_OUT_15, 'held-out 15'),
+    ('heldout16/simt_heldout16.jsonl', 'heldout16/simt_heldout16.sm_90.ptx', HELD_OUT_16, 'held-out 16'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
@@ -607,6 +620,34 @@ SETS = [
 # chain NVVM folds four iterations of, is 117% slow: the loop's counter
 # and branch, which its SASS overlaps with the IMADs, the model charges
 # after them.
+# chain4_probe (H100; f02601f's predictions, median 200%, 1 of 8) put
+# clocks in cs_link's step: thread 0 read its clock after the closing
+# barrier at 8,387 cycles while warp 1's lane 0 polled until 36,131.
+# bx_probe (H100; ba2ecdc's, median 195%, 1 of 8; every thread's clock
+# after the barrier) showed why with no divergence at all: warp 0, an
+# eighth of the others' work, read it 14,000 cycles before they arrived,
+# and a second barrier held it (bx_two). The clock read right after
+# BAR.SYNC.DEFER_BLOCKING issues when its warp arrives (bar_probe's stamps
+# had shown it for one warp): these programs measure warp 0's loop, not the
+# block's. So the figure here is thread 0's clock span (simt.c's
+# clock_span, the read after a barrier given its warp's arrival), not the
+# block's end: the chained look-back loops (cs_full, chained_scan_loop,
+# cs_link: +46% to +386%) -25% to -49% since, cs_link's warp 0 itself 49%
+# fast (its step's LDC.64 of the parameters each iteration, the STRONG.SYS
+# store); bx_poll, whose warp 0 skips the loop, times nothing. Where
+# warps share a unit unevenly, warp 0's share shows: its_probe's
+# its_lock_gl/64 (+5% by the block's end) is 46% fast by warp 0's, whose
+# lock the model hands back to the releasing warp's lanes until each has
+# all its acquisitions, one warp after another.
+# lockorder_probe (H100; 9700b67's, median 27.7%, 4 of 4 by the block's
+# end) logs the order: the global lock goes from warp to warp (32, 0, 32,
+# 0, ...), one lane of a warp keeping it until done, every warp's last
+# acquisition near the end; a thread's two in a row 2,370 cycles apart,
+# two warps' 2,182. Tried, not kept: a global atomic with a result waiting
+# for the warp's last atomic to its address to come back (the lock then
+# went from warp to warp, its_lock_gl +20% to +31%), as other loops show
+# the H100 pipelines one warp's atomics to a word (ga_exch_k32/32 -17% ->
+# +641%, gl_all +264%, g_spin_cas +72%).
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -648,6 +689,9 @@ PROBES = [
     ('probes/conv_probe.jsonl', 'probes/conv_probe.sm_90.ptx', 'probe conv'),
     ('probes/mix_probe.jsonl', 'probes/mix_probe.sm_90.ptx', 'probe mix'),
     ('probes/red_probe.jsonl', 'probes/red_probe.sm_90.ptx', 'probe red'),
+    ('probes/chain4_probe.jsonl', 'probes/chain4_probe.sm_90.ptx', 'probe chain4'),
+    ('probes/bx_probe.jsonl', 'probes/bx_probe.sm_90.ptx', 'probe bx'),
+    ('probes/lockorder_probe.jsonl', 'probes/lockorder_probe.sm_90.ptx', 'probe lockorder'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
@@ -688,7 +732,10 @@ def simulate(ptxray, d, n):
     j = json.loads(r.stdout)
     if not j['completed']:
         raise SystemExit('%s: the simulation stopped early' % ' '.join(args))
-    return j['cycles']
+    # what the programs measure: thread 0's clock64() after the barrier
+    # that ends the loop less its clock64() after the one before it, each
+    # read when its warp arrives (clock_span); the block's end otherwise
+    return j['cycles'] if j.get('clock_span') is None else j['clock_span']
 
 
 def measured(d):
@@ -720,6 +767,12 @@ def main():
                 d['set'] = None
                 d['probe'] = probe
                 ds.append(d)
+    # a loop whose thread 0 does none of the work times nothing (bx_probe's
+    # bx_poll: warp 0 skips the loop, and thread 0's clock after the
+    # barrier is its own arrival): no error to take
+    for d in [d for d in ds if measured(d) <= 0]:
+        print('%-24s measured %9.2f: thread 0 times no work, not judged' % (d['loop'], measured(d)))
+    ds = [d for d in ds if measured(d) > 0]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         preds = list(ex.map(lambda d: predict(ptxray, d), ds))
     for d, p in zip(ds, preds):

@@ -45,11 +45,11 @@
 
 /* tests/check_simt.py on its fixtures (H100 and H200, sm_90): keep in step.
  * The held-out figures are the errors of the predictions committed before
- * their loops were measured (check_simt.py's BLIND: held-out 4 to 15). */
+ * their loops were measured (check_simt.py's BLIND: held-out 4 to 16). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 1132, .median = 0.062,
-	.held_out = 212, .held_out_median = 0.168, .held_out_p90 = 0.557, .held_out_worst = 6.85,
-	.held_out_fast = 124,
+	.loops = 1168, .median = 0.065,
+	.held_out = 228, .held_out_median = 0.159, .held_out_p90 = 0.583, .held_out_worst = 6.85,
+	.held_out_fast = 139,
 };
 
 const char *px_simt_stall_name(unsigned s)
@@ -1155,6 +1155,8 @@ SIM_HOT bool bar_arrive(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 	w->state = W_BARRIER;
 	s->nwait++;
 	w->bar_seq = s->bar_arrived_warps++;
+	w->bar_next = pc + 1;
+	w->bar_clock = s->cycle + 1;
 	return true;
 }
 
@@ -2780,6 +2782,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	run(&s);
 	loop_counts(&s);
 	out->cycles = s.cycle;
+	out->clock_reads = s.clock_reads;
+	out->clock_span = s.clock_reads >= 2 ? s.clock_last - s.clock_first : 0;
 	out->completed = !s.stop;
 	if (s.stop_reason && strcmp(s.stop_reason, "budget") == 0)
 		*PX_VEC_PUSH(out->notes, out->nnotes, out->capnotes) = xasprintf(
@@ -2922,6 +2926,11 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_bool(&j, r->completed);
 	px_json_key(&j, "cycles");
 	px_json_uint(&j, r->cycles);
+	px_json_key(&j, "clock_span");
+	if (r->clock_reads >= 2)
+		px_json_uint(&j, r->clock_span);
+	else
+		px_json_null(&j);
 	px_json_key(&j, "warp_instructions");
 	px_json_uint(&j, r->warp_insns);
 	px_json_key(&j, "loops");
@@ -3022,6 +3031,10 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 		              r->l1_bytes / 1024, r->launch_shared_bytes / 1024);
 	if (r->l2_warm)
 		px_buf_printf(out, "  L2: warm (the data is in the L2 at launch: a line's first touch hits it)\n");
+	if (r->clock_reads >= 2)
+		px_buf_printf(out, "  clock: thread 0's %u clock reads span %llu cycles (what clock64() around the code "
+		              "measures: a read right after a block barrier is its warp's arrival there)\n",
+		              r->clock_reads, (unsigned long long)r->clock_span);
 	const struct px_simt_accuracy *acc = &px_simt_accuracy;
 	px_buf_printf(out, "  timing: an estimate; measured error %.1f%% median over %u loops, %.0f%% median and "
 	              "%.0f%% at the 90th percentile over %u held-out realistic loops (%u of them predicted "

@@ -137,6 +137,12 @@ struct px_simt_result {
 	struct px_simt_violation *viol; uint32_t nviol, capviol;
 	char **notes; uint32_t nnotes, capnotes;   /* unknown values met, policies applied */
 	uint64_t warp_insns, cycles;
+	/* thread 0's last clock read less its first (%clock, %clock64), what
+	 * a clock64() around the code measures: a read right after a block
+	 * barrier gives the warp's arrival there, not the barrier's release
+	 * (BAR.SYNC.DEFER_BLOCKING); clock_reads: how many (span 0 below 2) */
+	uint64_t clock_span;
+	uint32_t clock_reads;
 	bool completed;               /* every warp reached its exit */
 	bool budget_out;              /* stopped at opt->budget */
 	uint32_t guess_line;          /* PTX line of the first unknown-value policy decision, 0 none */

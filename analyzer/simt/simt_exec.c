@@ -826,6 +826,10 @@ static uint64_t sreg_val(const struct sim *s, const struct sim_warp *w, const st
 	case PX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
 	case PX_SREG_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
 	case PX_SREG_CLOCK: case PX_SREG_CLOCK64: case PX_SREG_GLOBALTIMER: case PX_SREG_GLOBALTIMER_LO:
+		/* right after a block barrier: the warp's arrival (sim_warp.bar_next) */
+		if (w->bar_next && w->bar_next < s->nins && o >= s->ins[w->bar_next].op &&
+		    o < s->ins[w->bar_next].op + s->ins[w->bar_next].nop)
+			return w->bar_clock;
 		return s->cycle;
 	case PX_SREG_DYNAMIC_SMEM_SIZE: return s->sh_limit - s->sh_static;
 	case PX_SREG_TOTAL_SMEM_SIZE: case PX_SREG_AGGR_SMEM_SIZE: return s->sh_limit;
@@ -4274,6 +4278,13 @@ __attribute__((noinline)) static void exec_other(struct sim *s, struct sim_warp 
 				/* the generic address of a shared variable is taken with cvta */
 			}
 			wr(w, o[0].slot, l, v, unk);
+		}
+		if (o[1].kind == PX_OPND_SREG && w->id == 0 && (mask & 1) &&
+		    (o[1].sreg == PX_SREG_CLOCK || o[1].sreg == PX_SREG_CLOCK64)) {
+			uint64_t v = sreg_val(s, w, &o[1], 0);
+			if (!s->clock_reads++)
+				s->clock_first = v;
+			s->clock_last = v;
 		}
 		return;
 	case PX_OP_SETP: case PX_OP_SET: {

@@ -568,6 +568,12 @@ struct sim_warp {
 	uint32_t bar_id;
 	uint32_t bar_pc;          /* the barrier it waits at */
 	uint32_t bar_seq;         /* its arrival there: sim.bar_arrived_warps then (check_barrier's order) */
+	/* BAR.SYNC.DEFER_BLOCKING lets an instruction that reads no register
+	 * issue before the barrier lets the warp go: a clock read right after
+	 * the barrier (instruction bar_next; 0: none yet) gives bar_clock, the
+	 * cycle after the warp's arrival (bar_probe's stamps, bx_probe) */
+	uint32_t bar_next;
+	uint64_t bar_clock;
 	uint64_t *val;            /* nslots * 32 */
 	uint32_t *unk;            /* nslots: lanes whose value is unknown */
 	uint64_t *ready;          /* nslots: cycle the value is ready */
@@ -748,6 +754,10 @@ struct sim {
 	double mma64_lat, mma64_occ;   /* latency.mma_f64, throughput.mma_f64_issue (P_TENSOR's: mma, mma_issue) */
 	double ld_gap[LD_COUNT];  /* per enum sim_ld: cycles between one warp's loads (throughput.*_load_interval) */
 	uint32_t bar_arrived_warps;
+	/* thread 0's first and last clock reads and how many (px_simt_result.
+	 * clock_span: what a clock64() around the code measures) */
+	uint64_t clock_first, clock_last;
+	uint32_t clock_reads;
 	uint32_t nlive, nwait;    /* warps not done; warps waiting at a block barrier (W_BARRIER) */
 	/* loops */
 	uint32_t nloops;          /* f->nloops */
