@@ -635,10 +635,15 @@ SETS = [
 # cs_link: +46% to +386%) -25% to -49% since, cs_link's warp 0 itself 49%
 # fast (its step's LDC.64 of the parameters each iteration, the STRONG.SYS
 # store); bx_poll, whose warp 0 skips the loop, times nothing. Where
-# warps share a unit unevenly, warp 0's share shows: its_probe's
-# its_lock_gl/64 (+5% by the block's end) is 46% fast by warp 0's, whose
-# lock the model hands back to the releasing warp's lanes until each has
-# all its acquisitions, one warp after another.
+# warps share a unit unevenly, warp 0's share shows: held-out 8's
+# store_sides_loop/512 came out 49% fast, schedulers 0 and 2 getting every
+# turn of the MIO as it came free every second cycle, their warps done in
+# half the block's time (the first to look is the one after the last
+# served since: 0.0%); its_probe's global lock loops (its_lock_gl/64,
+# /128, /256, its_lock_done/1024: -19% to +18% by the block's end) 42% to
+# 68% fast by warp 0's, whose lock the model hands back to the releasing
+# warp's lanes until each has all its acquisitions, one warp after
+# another.
 # lockorder_probe (H100; 9700b67's, median 27.7%, 4 of 4 by the block's
 # end) logs the order: the global lock goes from warp to warp (32, 0, 32,
 # 0, ...), one lane of a warp keeping it until done, every warp's last

@@ -696,6 +696,7 @@ struct sim {
 	uint64_t unit_want[SIM_UNITS][4];
 	uint32_t unit_rr[SIM_UNITS];
 	uint64_t mio_sp_free[4];      /* per scheduler: its shared-memory requests (half the SM's rate) */
+	uint32_t turn_rr;             /* the scheduler after the last the MIO or the LSU served: the first to look */
 	double mio_sp_occ;            /* cycles of its scheduler's share per wavefront */
 	double st_sp_occ;             /* ... at least, for a store (throughput.shared_store_interval_per_subpartition) */
 	/* cycles of the shared unit each lane of a shared atomic adds past the
