@@ -195,7 +195,9 @@ sliding-window maximum by shuffles, Clenshaw's recurrence in FP64, a
 Montgomery ladder with 64-bit multiplies; 128 and 512 threads), was
 written, and its predictions committed (model ba2ecdc), before its first
 measurement on an H100: "held-out 16", median 10.8%, 14 of 16 within
-35%; the Montgomery ladder 67% and 68% fast.
+35%; the Montgomery ladder 67% and 68% fast: its 64-bit multiplies, one
+IMAD each in the model, are ptxas's sequences of IMAD.WIDE.U32 (four
+IMADs' time for mul.lo, nine for mul.hi since: -27%, -20%).
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the

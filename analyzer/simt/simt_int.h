@@ -275,6 +275,14 @@ struct sim_insn {
 	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
 	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
 	bool bits64;       /* popc, clz, brev or bfind of 64 bits: two instructions on the pipe (simt_exec.c's sim_exec) */
+	/* a 64-bit integer operation ptxas splits into 32-bit instructions on
+	 * its pipe (simt_exec.c's decode; sim_exec): the pipe's cycles, in
+	 * its instructions' (split: an IMAD.WIDE takes two IMADs'), and how
+	 * many instructions lie on its result's path (split_add: then an ALU
+	 * add) */
+	uint8_t split;
+	uint8_t split_chain;
+	bool split_add;
 	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
