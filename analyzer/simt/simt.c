@@ -155,6 +155,11 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->occ[P_TENSOR] = metric(a->throughput, a->nthroughput, "mma_issue", 1);
 	if (s->occ[P_TENSOR] < 1)
 		s->occ[P_TENSOR] = 1;
+	/* an IMAD.WIDE (a 64-bit result: simt_exec.c's 64-bit multiplies) */
+	double tw = metric(a->throughput, a->nthroughput, "imad_wide", 0);
+	s->imad_wide_occ = tw > 0 ? 32.0 * sub / tw : s->occ[P_IMAD];
+	if (s->imad_wide_occ < 1)
+		s->imad_wide_occ = 1;
 	s->mma64_lat = metric(a->latency, a->nlatency, "mma_f64", s->lat[P_TENSOR]);
 	s->mma64_occ = metric(a->throughput, a->nthroughput, "mma_f64_issue", s->occ[P_TENSOR]);
 	if (s->mma64_occ < 1)

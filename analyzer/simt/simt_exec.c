@@ -721,26 +721,22 @@ void sim_decode(struct sim *s)
 			si->lat_pipe = P_ALU;
 			si->bits64 = in->ntypes && px_type_bits(in->types[0]) == 64;
 		}
-		/* 64-bit integer operations are sequences of 32-bit ones in SASS
-		 * (ptxas 13.0, sm_90; held-out 16's montgomery_loop). A multiply
-		 * is IMADs, of which an IMAD.WIDE.U32 (a 64-bit result) holds
-		 * the pipe twice as long as an IMAD (conv_probe's mul_wide/1024:
-		 * 4.1 cycles a warp's IMAD.WIDE.U32 a scheduler, mix_probe's
-		 * mx_imad/1024: 2.0 an IMAD): mul.lo one IMAD.WIDE.U32 of the low
-		 * words and an IMAD for each cross product into the high word
-		 * (four IMADs' time), two of them on the high word's path, then
-		 * an IADD3; mul.hi four IMAD.WIDE.U32 of the word products and
-		 * an IMAD.X for a carry (nine), three on the path; mad.lo an
-		 * IMAD more for the addend. (Its 64-bit adds, compares and
+		/* a 64-bit integer multiply is a sequence of 32-bit IMADs in SASS
+		 * (ptxas 13.0, sm_90; held-out 16's montgomery_loop): mul.lo an
+		 * IMAD.WIDE.U32 of the low words and an IMAD for each cross
+		 * product into the high word, two of them on the high word's
+		 * path, then an IADD3; mul.hi four IMAD.WIDE.U32 of the word
+		 * products and an IMAD.X for a carry, three on the path; mad.lo
+		 * an IMAD more for the addend. (Its 64-bit adds, compares and
 		 * selects are two ALU instructions each in SASS too; charged
 		 * so, 100 of the 270 loops they move went further, rows4_loop
 		 * +8% -> +51%: ptxas keeps many address sums in 32 bits.) */
 		if (si->pipe == P_IMAD && (in->op == PX_OP_MUL || in->op == PX_OP_MAD) && in->ntypes &&
 		    px_type_bits(in->types[0]) == 64 && !(in->mods & PX_MOD_WIDE)) {
 			bool hi = in->mods & PX_MOD_HI;
-			si->split = (uint8_t)((hi ? 9 : 4) + (in->op == PX_OP_MAD));
+			si->split = (uint8_t)((hi ? 1 : 2) + (in->op == PX_OP_MAD));
+			si->split_wide = hi ? 4 : 1;
 			si->split_chain = hi ? 3 : 2;
-			si->split_add = true;
 		}
 		/* sm_90 (ptxas 13.0): 32-bit integer add/sub become VIADD or
 		 * IMAD.IADD, which issue to the FMA pipe beside LOP3/ISETP/SHF on
@@ -4516,8 +4512,8 @@ uint32_t sim_exec(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask,
 	if (si->bits64)
 		*occ *= 2;
 	if (si->split) {
-		*occ *= si->split;
-		*lat = s->lat[si->lat_pipe] * si->split_chain + (si->split_add ? s->lat[P_ALU] : 0);
+		*occ = *occ * si->split + s->imad_wide_occ * si->split_wide;
+		*lat = s->lat[P_IMAD] * si->split_chain + s->lat[P_ALU];
 	}
 	if (!mask)
 		return 0;

@@ -275,14 +275,12 @@ struct sim_insn {
 	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
 	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
 	bool bits64;       /* popc, clz, brev or bfind of 64 bits: two instructions on the pipe (simt_exec.c's sim_exec) */
-	/* a 64-bit integer operation ptxas splits into 32-bit instructions on
-	 * its pipe (simt_exec.c's decode; sim_exec): the pipe's cycles, in
-	 * its instructions' (split: an IMAD.WIDE takes two IMADs'), and how
-	 * many instructions lie on its result's path (split_add: then an ALU
-	 * add) */
+	/* a 64-bit integer multiply ptxas writes as 32-bit IMADs (simt_exec.c's
+	 * decode; sim_exec): how many IMADs and IMAD.WIDEs (sim.imad_wide_occ),
+	 * and how many IMADs lie on its result's path, then an ALU add */
 	uint8_t split;
+	uint8_t split_wide;
 	uint8_t split_chain;
-	bool split_add;
 	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
@@ -761,6 +759,7 @@ struct sim {
 	bool cp_landing;          /* shared_access is writing a cp.async copy (exec_cp's cp_write) */
 	uint64_t cp_issue;        /* throughput.cp_async_issue: a copy's issue slots on its scheduler */
 	double mma64_lat, mma64_occ;   /* latency.mma_f64, throughput.mma_f64_issue (P_TENSOR's: mma, mma_issue) */
+	double imad_wide_occ;         /* throughput.imad_wide: a scheduler's cycles per warp's IMAD.WIDE */
 	double ld_gap[LD_COUNT];  /* per enum sim_ld: cycles between one warp's loads (throughput.*_load_interval) */
 	uint32_t bar_arrived_warps;
 	/* thread 0's first and last clock reads and how many (px_simt_result.
