@@ -1255,6 +1255,8 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 	uint32_t b = in->block;
 	warp_changed(s, w);
 	w->wait_pc = UINT32_MAX;   /* (run's first come, first served) */
+	if (pc > w->bar_next)
+		w->bar_next = 0;   /* (the read right after the barrier has issued, or was not one) */
 	account_loop_enter(s, w, b, pc);
 	w->prev_block = b;
 	count_issue(s, pc, active);
@@ -3042,8 +3044,9 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 	if (r->l2_warm)
 		px_buf_printf(out, "  L2: warm (the data is in the L2 at launch: a line's first touch hits it)\n");
 	if (r->clock_reads >= 2)
-		px_buf_printf(out, "  clock: thread 0's %u clock reads span %llu cycles (what clock64() around the code "
-		              "measures: a read right after a block barrier is its warp's arrival there)\n",
+		px_buf_printf(out, "  clock: thread 0's %u clock reads span %llu cycles (simulated, an estimate as the timing "
+		              "below: what clock64() around the code measures; a read right after a block barrier is "
+		              "its warp's arrival there)\n",
 		              r->clock_reads, (unsigned long long)r->clock_span);
 	const struct px_simt_accuracy *acc = &px_simt_accuracy;
 	px_buf_printf(out, "  timing: an estimate; measured error %.1f%% median over %u loops, %.0f%% median and "

@@ -555,6 +555,15 @@ struct sim_warp {
 	 * instruction at wait_pc at its top (UINT32_MAX: none; simt.c's run) */
 	uint32_t wait_pc;
 	uint64_t wait_since;
+	/* BAR.SYNC.DEFER_BLOCKING lets an instruction that reads no register
+	 * issue before the barrier lets the warp go: a clock read right after
+	 * the barrier (instruction bar_next; 0: none) gives bar_clock, the
+	 * cycle after the warp's arrival (bar_probe's stamps, bx_probe);
+	 * issue clears it once an instruction past it issues, so a read there
+	 * reached later by a branch gives its own cycle (instructions before
+	 * the barrier may still issue after an early arrival) */
+	uint32_t bar_next;
+	uint64_t bar_clock;
 	uint64_t gst_at;          /* the cycle of its last global store + 1 (0: none; fence_wait) */
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t early_unlock;
@@ -574,12 +583,6 @@ struct sim_warp {
 	uint32_t bar_id;
 	uint32_t bar_pc;          /* the barrier it waits at */
 	uint32_t bar_seq;         /* its arrival there: sim.bar_arrived_warps then (check_barrier's order) */
-	/* BAR.SYNC.DEFER_BLOCKING lets an instruction that reads no register
-	 * issue before the barrier lets the warp go: a clock read right after
-	 * the barrier (instruction bar_next; 0: none yet) gives bar_clock, the
-	 * cycle after the warp's arrival (bar_probe's stamps, bx_probe) */
-	uint32_t bar_next;
-	uint64_t bar_clock;
 	uint64_t *val;            /* nslots * 32 */
 	uint32_t *unk;            /* nslots: lanes whose value is unknown */
 	uint64_t *ready;          /* nslots: cycle the value is ready */
