@@ -980,8 +980,12 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		double base = mio_turn(s, sched, s->fence_cta_mio);
 		sim_hold(w, (uint64_t)(base + 0.999999) + (uint64_t)(s->fence_cta + 0.5), PX_STALL_MEMORY);
 	}
-	if (si->shbase)   /* (S2UR SR_CgaCtaId and ULEA before the address is there) */
+	if (si->shbase == SHB_BUILD) {   /* (S2UR SR_CgaCtaId and ULEA before the address is there) */
 		lat = si->pipe == P_ALU ? s->shbase_lat : lat + s->shbase_lat;
+		w->shbase_at = s->cycle + (uint64_t)(s->shbase_lat + 0.5);
+	} else if (si->shbase == SHB_REUSE && w->shbase_at > s->cycle) {
+		lat += (double)(w->shbase_at - s->cycle);   /* (the uniform register the first rebuilt) */
+	}
 	if (si->expand && s->ex_lat[si->expand] > 0) {
 		lat = s->ex_lat[si->expand];
 		/* (a table's latency shorter than an FP32 instruction's: done at once) */
@@ -1006,6 +1010,8 @@ common:;
 		w->ready[si->defs[d]] = done;
 		w->mem_pending[si->defs[d]] = mem;
 	}
+	if (si->vecw)
+		w->vec_done = done;   /* (the vector load's other values: exec_free) */
 	uint64_t o = (uint64_t)(occ + 0.5);
 	if (o < 1)
 		o = 1;
@@ -1056,8 +1062,11 @@ static void exec_free(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t a
 	s->res->warp_insns++;
 	uint64_t t = 0;
 	bool mem = false;
-	if (si->in->op == PX_OP_LD) {
+	if (si->vecw) {
 		/* a vector load's other elements arrive with the first */
+		t = w->vec_done;
+		mem = true;
+	} else if (si->in->op == PX_OP_LD) {
 		t = s->cycle + (uint64_t)(lat + 0.5);
 		mem = true;
 	}

@@ -41,11 +41,14 @@
  *    half2_silu_loop, 16 cvt.f32.f16 of unpacked halves, 16 HADD2.F32 and
  *    no unpack in its SASS).
  *  - vector shared loads: 2 or 4 ld.shared of 4 bytes from one base
- *    register at consecutive offsets, the first a multiple of 8 or 16 and
- *    the base provably that aligned (its definitions: a shared variable's
- *    address plus shifted or scaled values), become one LDS.64/LDS.128
- *    (gemm_loop: As[ty][k..k+3] -> LDS.128 [R6+0x10]); the first keeps the
- *    issue slot and pays the wavefronts of the wider access (vecw).
+ *    register, or at one shared variable named in the address, at
+ *    consecutive offsets, the first a multiple of 8 or 16 and the base
+ *    provably that aligned (its definitions: a shared variable's address
+ *    plus shifted or scaled values), become one LDS.64/LDS.128 (gemm_loop:
+ *    As[ty][k..k+3] -> LDS.128 [R6+0x10]; held-out 17's hdot_top2_loop:
+ *    tile[kk * 32 + d], [sym+imm] in PTX, -> LDS.128 [UR4+0x10]); the
+ *    first keeps the issue slot and pays the wavefronts of the wider
+ *    access (vecw), the others' values arrive with its (exec_free).
  *  - if-conversion: a conditional forward branch over one basic block
  *    without branches, barriers, warp-wide operations or expansions
  *    (held-out 5's compact_loop branches around its remainder: @!P2 BRA
@@ -108,9 +111,14 @@
  *    sbase2_probe's sn_in, predicted before it was compiled: 12 of 12).
  *    Where the loop also has a block barrier the rebuild is on the path
  *    after it: a mov of the address there is not hoisted and takes
- *    latency.shared_base, a load or atomic at the bare variable ([sym])
- *    takes it on top of its own (a store has no result to delay: its
- *    wait for the address is not modelled). mb_pipe, without a barrier,
+ *    latency.shared_base, the block's first load or atomic at the bare
+ *    variable ([sym]) takes it on top of its own, and the later ones wait
+ *    for that base, not for one of their own (a store has no result to
+ *    delay: its wait for the address is not modelled): ptxas rebuilds it
+ *    once into a uniform register (hdot_top2_loop's SASS: one S2UR and
+ *    ULEA, then 32 LDS.128 [UR4+...]; +59% with every load charged) and
+ *    again after a call or loop it writes for an instruction (a
+ *    division's: held-out 13's ticket_welford_loop). mb_pipe, without a barrier,
  *    is measured without it (+20% to +54% with it). Not in a loop
  *    without an inner one: sbase_probe's sb_sym, sb_sym1 and sb_two,
  *    atoms_bar and cpa_db16 keep the base in a register (the rule's
@@ -363,39 +371,48 @@ static uint32_t reg_align(const struct sim *s, const struct regrefs *rr, int32_t
 	}
 }
 
-/* a 4-byte ld.shared with a register base: its base and offset */
-static bool lds4(const struct px_insn *in, int32_t *base, int64_t *off)
+/* a 4-byte ld.shared of [reg+imm] or [var+imm]: its address operand */
+static const struct px_operand *lds4(const struct px_insn *in)
 {
 	if (in->op != PX_OP_LD || in->vec > 1 || in->guard >= 0 ||
 	    (in->space != PX_SPACE_SHARED && in->space != PX_SPACE_SHARED_CTA) || !in->ntypes ||
 	    px_type_bits(in->types[in->ntypes - 1]) != 32 || in->nopnds != 2 || in->opnds[1].kind != PX_OPND_ADDR ||
-	    in->opnds[1].reg < 0 || in->opnds[1].sym.n)
-		return false;
-	*base = in->opnds[1].reg;
-	*off = in->opnds[1].imm;
-	return true;
+	    (in->opnds[1].reg < 0) == !in->opnds[1].sym.n)
+		return NULL;
+	return &in->opnds[1];
 }
 
-/* Groups of 2 or 4 ld.shared that ptxas makes one vector load. */
+/* Do two lds4 addresses have the same base? */
+static bool same_base(const struct px_operand *a, const struct px_operand *b)
+{
+	return a->reg >= 0 ? a->reg == b->reg : b->reg < 0 && px_str_eq(a->sym, b->sym);
+}
+
+/* Groups of 2 or 4 ld.shared that ptxas makes one vector load: of one
+ * base register, or of one shared variable named in the address
+ * (held-out 17's hdot_top2_loop reads tile[kk * 32 + d] at constant
+ * offsets from the array, 128 ld.shared.u32 an iteration, 32 LDS.128 in
+ * its SASS). */
 static void mark_vector_loads(struct sim *s, const struct regrefs *rr)
 {
 	const struct px_func *f = s->f;
 	for (uint32_t b = 0; b < f->nblocks; b++) {
 		const struct px_block *bl = &f->blocks[b];
 		for (uint32_t i = bl->first; i < bl->end; i++) {
-			int32_t base;
-			int64_t off;
-			if (s->ins[i].free || s->ins[i].vecw || !lds4(&f->insns[i], &base, &off))
+			const struct px_operand *base = lds4(&f->insns[i]);
+			if (s->ins[i].free || s->ins[i].vecw || !base)
 				continue;
-			uint32_t al = reg_align(s, rr, base, 0);
+			int64_t off = base->imm;
+			struct px_operand sym = {.kind = PX_OPND_SYM, .sym = base->sym};
+			uint32_t al = base->reg >= 0 ? reg_align(s, rr, base->reg, 0) : opnd_align(s, rr, &sym, 0);
 			uint32_t want = off % 16 == 0 && al >= 16 ? 4 : off % 8 == 0 && al >= 8 ? 2 : 0;
 			for (; want >= 2; want /= 2) {
 				uint32_t member[4] = {i, 0, 0, 0}, got = 1;
 				/* the others later in the block, before base is redefined */
 				for (uint32_t j = i + 1; j < bl->end && got < want; j++) {
-					int32_t b2;
-					int64_t o2;
-					if (lds4(&f->insns[j], &b2, &o2) && b2 == base && o2 > off && o2 < off + 4 * (int64_t)want &&
+					const struct px_operand *b2 = lds4(&f->insns[j]);
+					int64_t o2 = b2 ? b2->imm : 0;
+					if (b2 && same_base(base, b2) && o2 > off && o2 < off + 4 * (int64_t)want &&
 					    (o2 - off) % 4 == 0 && !s->ins[j].free && !s->ins[j].vecw) {
 						bool dup = false;
 						for (uint32_t q = 1; q < got; q++)
@@ -407,15 +424,17 @@ static void mark_vector_loads(struct sim *s, const struct regrefs *rr)
 					const int32_t *d = px_func_defs(f, j, &nd);
 					bool redef = false;
 					for (uint32_t q = 0; q < nd; q++)
-						redef |= d[q] == base;
+						redef |= base->reg >= 0 && d[q] == base->reg;
 					unsigned fl = px_opcode_flags(f->insns[j].op);
 					if (redef || fl & (PX_OPF_STORE | PX_OPF_ATOMIC | PX_OPF_BARRIER | PX_OPF_BRANCH))
 						break;
 				}
 				if (got == want) {
 					s->ins[i].vecw = (uint8_t)want;
-					for (uint32_t q = 1; q < got; q++)
+					for (uint32_t q = 1; q < got; q++) {
 						s->ins[member[q]].free = 1;
+						s->ins[member[q]].vecw = 1;
+					}
 					break;
 				}
 			}
@@ -916,11 +935,15 @@ static void mark_shared_bases(struct sim *s)
 			unsigned acc = whole ? 0 : shared_access_in(s, b);
 			if (!whole && (every[lp->blocks[bi]] || !acc || !divergent_region(s, l, lp->blocks[bi], acc == 2)))
 				continue;
+			bool built = false;   /* a load or atomic of the block rebuilt the base before */
 			for (uint32_t i = b->first; i < b->end; i++) {
 				struct sim_insn *si = &s->ins[i];
-				if (si->expand || !names_shared_base(s, si))
-					continue;
-				si->shbase = 1;
+				if (si->wall)
+					built = false;   /* (ptxas's call or loop for it ends the base's life) */
+				if (si->expand || si->vecw == 1 || !names_shared_base(s, si))
+					continue;   /* (a vector load's other words come with its first) */
+				si->shbase = si->pipe != P_ALU && built ? SHB_REUSE : SHB_BUILD;
+				built |= si->pipe != P_ALU;
 				si->free = si->hoisted = 0;
 			}
 		}

@@ -219,6 +219,9 @@ struct sim_memo;
  * atomic otherwise. */
 enum sim_agg { AGG_NONE, AGG_UNIFORM, AGG_SCAN };
 
+/* sim_insn.shbase: none; the base's rebuild; a later access that reuses it */
+enum sim_shb { SHB_NONE, SHB_BUILD, SHB_REUSE };
+
 struct sim_insn {
 	const struct px_insn *in;
 	struct sim_memo *memo;   /* memory operations: simt_exec.c's access memo (in s->ins's block) */
@@ -240,7 +243,8 @@ struct sim_insn {
 	uint8_t free;      /* costs no issue slot in SASS (simt_fuse.c) */
 	uint8_t hoisted;   /* loop invariant: ptxas moves it out of the loop */
 	uint8_t ifconv;    /* a branch over a region ptxas predicates (simt_fuse.c) */
-	uint8_t vecw;      /* ld.shared leading a vector load of this many (simt_fuse.c), else 0 */
+	uint8_t vecw;      /* ld.shared leading a vector load of this many (2 or 4), 1 for the ones
+	                    * it takes in (free: their values arrive with it), else 0 (simt_fuse.c) */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t mufu;      /* an SFU op that is one MUFU, no FMUL before it (simt_fuse.c) */
 	uint8_t mask_check; /* a shfl.sync whose membermask ptxas checks at run time (simt_fuse.c) */
@@ -250,9 +254,11 @@ struct sim_insn {
 	                    * mark_aggregates; latency.atom_aggregate_elect) */
 	uint8_t agg;       /* enum sim_agg: an integer atomic add ptxas aggregates over the warp
 	                    * (simt_fuse.c's mark_aggregates; simt_exec.c's exec_mem) */
-	uint8_t shbase;    /* names a shared variable whose address ptxas rebuilds in the loop from
-	                    * SR_CgaCtaId (simt_fuse.c's mark_shared_bases): a mov of the address
-	                    * takes sim.shbase_lat, a load or atomic at it sim.shbase_lat more */
+	uint8_t shbase;    /* enum sim_shb: names a shared variable whose address ptxas rebuilds in the
+	                    * loop from SR_CgaCtaId (simt_fuse.c's mark_shared_bases): a mov of the
+	                    * address takes sim.shbase_lat, the block's first load or atomic at it
+	                    * sim.shbase_lat more (SHB_BUILD), a later one waits for that base
+	                    * (SHB_REUSE: sim_warp.shbase_at) */
 	uint8_t expand;    /* enum sim_expand: a sequence in SASS (simt_fuse.c) */
 	uint8_t diamond;   /* enum sim_diamond: a branch of an if/else ptxas predicates (simt_fuse.c) */
 	uint8_t side;      /* 1 or 2: on that side of such an if/else, run by the lanes whose bit of
@@ -565,6 +571,8 @@ struct sim_warp {
 	uint32_t bar_next;
 	uint64_t bar_clock;
 	uint64_t gst_at;          /* the cycle of its last global store + 1 (0: none; fence_wait) */
+	uint64_t vec_done;        /* when its last vector load's values arrive (sim_insn.vecw) */
+	uint64_t shbase_at;       /* when its last rebuilt shared window base is there (SHB_BUILD) */
 	uint64_t top_rt;          /* the cycle its sources are ready (at least resume) */
 	uint64_t early_unlock;
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
