@@ -309,6 +309,8 @@ struct px_func {
 	uint32_t reqnctapercluster[3], maxclusterrank;
 	bool explicitcluster;
 	px_str *pragmas; uint32_t npragmas;  /* .pragma "nounroll"; etc. */
+	uint32_t *pragma_at;   /* per pragma: the body instruction it comes before (ninsns: after
+	                        * the last), UINT32_MAX before the body */
 
 	struct px_regdecl *regs; uint32_t nregs;
 	struct px_var *vars; uint32_t nvars;          /* .local/.shared/.param/... inside the body */

@@ -460,7 +460,13 @@ SETS = [
 # (16-body loop while more than 12 remain, an 8-body block while more
 # than 4, the 4-body loop, the remainder: three more branches, two of
 # them taken) that the PTX's one loop of four does not have: k = 4 to 7
-# 37% to 39% fast, k = 8 to 17 21% to 32%, k = 32 7%. Not modelled yet.
+# 37% to 39% fast, k = 8 to 17 21% to 32%, k = 32 7%. Modelled since (the
+# twentieth session, simt_fuse.c's mark_reunrolled): a short counted loop
+# without `.pragma "nounroll"` is unrolled again, three of four back edges
+# free, and leaving it costs the part checks' two taken and two untaken
+# branches after their compares (74 cycles by the table): k = 4 to 7 within
+# 4% to 7%, the probe's median 5.3%; the rule moved 99 loops, 86 closer
+# (sbase_probe's sb_nobar/128 +84% -> +17%).
 # atoms2_probe (H100, fifteenth session; predictions of model 330ff54 and
 # of 313b14d, before a shared atomic's lanes on one word were charged,
 # committed first: atoms2_probe_predicted.jsonl, _predicted_before.jsonl)

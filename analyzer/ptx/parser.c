@@ -800,16 +800,19 @@ static bool parse_dims3(struct px_parser *P, uint32_t *vals, int max, const char
 	return true;
 }
 
-/* pragma := .pragma STRING {',' STRING} ';'  (the strings, quotes removed) */
-static bool parse_pragma(struct px_parser *P, bool keep)
+/* pragma := .pragma STRING {',' STRING} ';'  (the strings, quotes removed);
+ * at: the index of the body instruction it comes before (px_func.pragma_at) */
+static bool parse_pragma(struct px_parser *P, bool keep, uint32_t at)
 {
 	px_p_advance(P);
 	for (;;) {
 		if (P->tok->kind != PX_TK_STRING)
 			return px_p_error_tok(P, P->tok, "expected a string after .pragma");
-		if (keep)
+		if (keep) {
 			*PX_VEC_PUSH(P->pragmas, P->npragmas, P->cappragmas) =
 				keep_str(P, px_str_make(P->tok->text.p + 1, P->tok->text.n - 2));
+			*PX_VEC_PUSH(P->pragma_at, P->npragma_at, P->cappragma_at) = at;
+		}
 		px_p_advance(P);
 		if (!px_p_is_punct(P, ','))
 			break;
@@ -879,7 +882,7 @@ static bool parse_perf(struct px_parser *P, struct px_func *f)
 		px_p_advance(P);
 		return true;
 	case D_PRAGMA:
-		return parse_pragma(P, true);
+		return parse_pragma(P, true, UINT32_MAX);
 	case D_ATTRIBUTE:
 		px_p_advance(P);
 		return skip_parens(P);
@@ -1052,7 +1055,7 @@ static bool parse_statement(struct px_parser *P)
 	if (d == D_LOC)
 		return parse_loc(P);
 	if (d == D_PRAGMA)
-		return parse_pragma(P, true);
+		return parse_pragma(P, true, (uint32_t)P->ninsns);
 	int linkage = -1;
 	while (linkage_of_dir(dir_of(P->tok)) >= 0) {
 		linkage = linkage_of_dir(dir_of(P->tok));
@@ -1102,6 +1105,7 @@ static void finish_body(struct px_parser *P, struct px_func *f)
 	f->vars = arena_copy(P->a, P->vars, P->nvars, sizeof *P->vars);
 	f->nvars = (uint32_t)P->nvars;
 	f->pragmas = arena_copy(P->a, P->pragmas, P->npragmas, sizeof *P->pragmas);
+	f->pragma_at = arena_copy(P->a, P->pragma_at, P->npragma_at, sizeof *P->pragma_at);
 	f->npragmas = (uint32_t)P->npragmas;
 	for (size_t i = 0; i < P->nbts; i++) {
 		size_t first = (size_t)(uintptr_t)P->bts[i].labels;
@@ -1113,7 +1117,7 @@ static void finish_body(struct px_parser *P, struct px_func *f)
 
 static void reset_function(struct px_parser *P)
 {
-	P->ninsns = P->nlabels = P->nregs = P->nvars = P->npragmas = P->nfops = 0;
+	P->ninsns = P->nlabels = P->nregs = P->nvars = P->npragmas = P->npragma_at = P->nfops = 0;
 	P->nbts = P->nbtnames = P->nrefs = P->nregents = P->nscopes = 0;
 	symtab_reset(&P->regtab);
 	symtab_reset(&P->labtab);
@@ -1221,6 +1225,7 @@ static bool parse_function(struct px_parser *P, int linkage)
 	if (px_p_is_punct(P, ';')) {
 		px_p_advance(P);
 		fh.pragmas = arena_copy(P->a, P->pragmas, P->npragmas, sizeof *P->pragmas);
+		fh.pragma_at = arena_copy(P->a, P->pragma_at, P->npragma_at, sizeof *P->pragma_at);
 		fh.npragmas = (uint32_t)P->npragmas;
 	} else if (px_p_is_punct(P, '{')) {
 		fh.has_body = true;
@@ -1418,7 +1423,7 @@ static bool parse_toplevel(struct px_parser *P)
 	case D_SECTION:
 		return parse_section(P);
 	case D_PRAGMA:
-		return parse_pragma(P, false);
+		return parse_pragma(P, false, UINT32_MAX);
 	case D_ALIAS:
 		return parse_alias(P);
 	default:
@@ -1478,6 +1483,7 @@ static void parser_free(struct px_parser *P)
 	free(P->regs);
 	free(P->vars);
 	free(P->pragmas);
+	free(P->pragma_at);
 	free(P->bts);
 	free(P->btnames);
 	free(P->refs);

@@ -74,6 +74,7 @@ struct px_parser {
 	struct px_regdecl *regs; size_t nregs, capregs;
 	struct px_var *vars; size_t nvars, capvars;
 	px_str *pragmas; size_t npragmas, cappragmas;
+	uint32_t *pragma_at; size_t npragma_at, cappragma_at;   /* parallel to pragmas */
 	struct px_branchtargets *bts; size_t nbts, capbts;
 	px_str *btnames; size_t nbtnames, capbtnames;
 	struct px_labelref *refs; size_t nrefs, caprefs;

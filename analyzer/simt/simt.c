@@ -47,7 +47,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 17). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 1184, .median = 0.064,
+	.loops = 1184, .median = 0.058,
 	.held_out = 244, .held_out_median = 0.154, .held_out_p90 = 0.583, .held_out_worst = 6.85,
 	.held_out_fast = 150,
 };
@@ -1289,6 +1289,21 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 		 * through (bt_probe: about the same in SASS); nothing where ptxas
 		 * predicates the region instead (no branch) */
 		double hold = taken ? lat : in->guard >= 0 ? s->lat_branch_nt : 0;
+		if (si->reunroll) {
+			/* a loop ptxas unrolls again by 4 (simt_fuse.c's
+			 * mark_reunrolled): three of four back edges are
+			 * straight-line code in SASS; leaving it, the warp has
+			 * gone through the checks that pick the 16-, 8- and
+			 * 4-body parts, four more ISETP and BRA than the PTX's
+			 * (kloop_probe's kl_fma: 73 cycles from k = 3 to k = 4,
+			 * where the 4-body part is entered; two taken, two not,
+			 * each waiting for its ISETP: 74 by the table) */
+			w->unroll_n = taken == active ? (w->unroll_n + 1) & 3 : 0;
+			if (w->unroll_n)
+				hold = 0;
+			else if (taken != active)
+				hold += 2 * lat + 2 * s->lat_branch_nt + 4 * s->lat[P_ALU];
+		}
 		if (hold > 0 && !si->ifconv) {
 			uint64_t r = s->cycle + (uint64_t)(hold + 0.5);
 			/* a forward taken branch also waits while its scheduler's
@@ -1773,7 +1788,8 @@ static void win_append(const struct sim *s, struct sim_warp *w, uint32_t k)
 		const struct sim_insn *c = &s->ins[k];
 		uint64_t b = win_bit(k);
 		bool top = k == wn->base;
-		if (c->block_bar || (!top && c->ifconv && k + 1 == c->block_end)) {
+		if (c->block_bar || (!top && c->ifconv && k + 1 == c->block_end) ||
+		    (!top && c->reunroll && ((w->unroll_n + 1) & 3))) {   /* (full_scan follows the back edge) */
 			/* the full scan goes on after the window, past its pending
 			 * instructions' registers (win_wr, win_rd) */
 			wn->special = true;
@@ -2142,7 +2158,11 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 			}
 			if (inert && c->back_edge && c->target != rpc && edge != UINT32_MAX)
 				inert = tail_mark(tl, w, bar_k, pc, k, n, end, edge, false);   /* (a second one) */
-			if (bar_k != UINT32_MAX && (fl & PX_OPF_BRANCH) && !hazard && k >= region_end &&
+			/* (and once, with anything after it, the back edge of a
+			 * loop ptxas unrolls again where SASS runs on into the
+			 * next copy: issue()) */
+			if ((bar_k != UINT32_MAX || (c->reunroll && !crossed && ((w->unroll_n + 1) & 3))) &&
+			    (fl & PX_OPF_BRANCH) && !hazard && k >= region_end &&
 			    follow_back_edge(s, w, c, top, active, &k)) {
 				end = s->ins[k + 1].block_end;
 				for (uint32_t u = 0; u < c->nuses; u++)

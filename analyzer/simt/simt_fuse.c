@@ -78,6 +78,13 @@
  *    24 FFMAs, keeps its branch); its three branches are free, the warp
  *    does not split, and the code up to the join is straight-line for
  *    the lookahead.
+ *  - unrolled again (mark_reunrolled): a short loop nvcc unrolled by 4
+ *    with a trip count known at run time becomes 16-, 8- and 4-body parts
+ *    in SASS: three of four back edges are straight-line code (no branch
+ *    latency, issue_early's lookahead goes on into the next copy), and
+ *    leaving the loop costs the checks that pick the parts (issue()).
+ *    sbase_probe's sb_nobar/128 +84% -> +17%, kloop_probe's kl_fma_k4
+ *    -39% -> -4% (86 of the 99 loops it moves closer).
  *  - predicate feeders: the register-only instructions that compute a
  *    conditional branch's predicate from earlier blocks' values, copies
  *    among them (mark_predicate_feeders).
@@ -961,6 +968,108 @@ static void mark_expansions(struct sim *s, const struct regrefs *rr)
 	}
 }
 
+/* Does a `.pragma "nounroll"` come before one of block b's instructions? */
+static bool block_nounroll(const struct px_func *f, const struct px_block *b)
+{
+	for (uint32_t i = 0; i < f->npragmas; i++)
+		if (f->pragma_at && f->pragma_at[i] >= b->first && f->pragma_at[i] < b->end &&
+		    px_str_eq(f->pragmas[i], px_str_make("nounroll", 8)))
+			return true;
+	return false;
+}
+
+/* The loops ptxas unrolls again (sim_insn.reunroll on their back edge). */
+/* Is operand o of loop l's instruction an induction variable (a register
+ * the loop steps by an immediate, its one definition there)? */
+static bool induction(const struct sim *s, const struct regrefs *rr, const struct px_operand *o, uint32_t l)
+{
+	const struct px_func *f = s->f;
+	if (o->kind != PX_OPND_REG)
+		return false;
+	int32_t r = o->reg, def = -1;
+	for (uint32_t q = rr->dstart[r]; q < rr->dstart[r + 1]; q++)
+		if (sim_loop_has_block(&f->loops[l], f->insns[rr->dlist[q]].block)) {
+			if (def >= 0)
+				return false;
+			def = (int32_t)rr->dlist[q];
+		}
+	if (def < 0)
+		return false;
+	const struct px_insn *in = &f->insns[def];
+	if ((in->op != PX_OP_ADD && in->op != PX_OP_SUB) || in->nopnds != 3 || in->guard >= 0)
+		return false;
+	const struct px_operand *a = &in->opnds[1], *b = &in->opnds[2];
+	return (a->kind == PX_OPND_REG && a->reg == r && b->kind == PX_OPND_IMM) ||
+	       (in->op == PX_OP_ADD && b->kind == PX_OPND_REG && b->reg == r && a->kind == PX_OPND_IMM);
+}
+
+/* Is loop l counted: its back edge's predicate a comparison of an
+ * induction variable with an immediate or a loop invariant? */
+static bool counted_loop(const struct sim *s, const struct regrefs *rr, uint32_t l, const struct px_insn *br)
+{
+	const struct px_func *f = s->f;
+	if (br->guard < 0 || rr->dstart[br->guard + 1] - rr->dstart[br->guard] != 1)
+		return false;
+	const struct px_insn *c = &f->insns[rr->dlist[rr->dstart[br->guard]]];
+	if (c->op != PX_OP_SETP || c->nopnds != 3 || !sim_loop_has_block(&f->loops[l], c->block))
+		return false;
+	for (int k = 1; k <= 2; k++) {
+		const struct px_operand *x = &c->opnds[k], *y = &c->opnds[3 - k];
+		if (induction(s, rr, x, l) &&
+		    (y->kind == PX_OPND_IMM || (y->kind == PX_OPND_REG && invariant_in(s, rr, y->reg, (int32_t)l))))
+			return true;
+	}
+	return false;
+}
+
+/* The most instructions that issue (loop invariants counted: ptxas
+ * unrolls before it hoists them) in a loop ptxas unrolls again [F]: of the
+ * counted single-block loops of the committed fixtures' kernels
+ * (mark_reunrolled's other conditions met), the 40 with at most 23 are all
+ * in kernels whose SASS has the 16-, 8- and 4-body parts, 4 of the 8 with
+ * 24 to 28 (cmpxchg_loop, poly_select_loop, mb_sync and csr_vector_loop
+ * not), 7 of the 98 above. */
+#define REUNROLL_MAX 23
+
+/* The loops ptxas unrolls by 4 again (sim_insn.reunroll on the back edge):
+ * nvcc unrolls a loop with a trip count known at run time by 4 into a
+ * loop of 4 bodies and a remainder loop it marks `.pragma "nounroll"`;
+ * ptxas rewrites a short such loop into a loop of 16 bodies while more
+ * than 12 remain, a block of 8 while more than 4, the loop of 4 (the
+ * timed loops of conv_probe's mul_lo, sbase_probe's sb_nobar, held-out
+ * 7's warp_pick_loop; the inner loops of kloop_probe, bar_probe and
+ * sbase2_probe). Its loops: a single block, counted (the back edge's
+ * predicate compares an induction variable with an immediate or a loop
+ * invariant), without the pragma, atomics, fences, warp-wide operations,
+ * calls, asynchronous copies, mbarriers or expansions, and at most
+ * REUNROLL_MAX instructions that issue. What it costs: simt.c's issue(). */
+static void mark_reunrolled(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t l = 0; l < f->nloops; l++) {
+		const struct px_loop *lp = &f->loops[l];
+		if (lp->nblocks != 1)
+			continue;
+		const struct px_block *b = &f->blocks[lp->header];
+		if (b->end <= b->first || block_nounroll(f, b))
+			continue;
+		struct sim_insn *br = &s->ins[b->end - 1];
+		if (br->in->op != PX_OP_BRA || br->target != b->first || !counted_loop(s, rr, l, br->in))
+			continue;
+		uint32_t n = 0;
+		bool ok = true;
+		for (uint32_t i = b->first; i < b->end && ok; i++) {
+			const struct sim_insn *si = &s->ins[i];
+			unsigned fl = si->flags;
+			ok = !(fl & (PX_OPF_ATOMIC | PX_OPF_CALL | PX_OPF_WARP | PX_OPF_ASYNC | PX_OPF_TERM)) &&
+			     !si->expand && si->in->op != PX_OP_MEMBAR && si->in->op != PX_OP_FENCE && !si->mbar;
+			n += !si->free || si->hoisted;
+		}
+		if (ok && n <= REUNROLL_MAX)
+			br->reunroll = true;
+	}
+}
+
 /* shl.b32 i (by an immediate k) whose only use j is a 32-bit or/add/xor
  * of it and a shr.b32/u32 by 32 - k used by j alone, in the same block:
  * ptxas makes the three one funnel shift (SHF.L.U32.HI: hash_loop's
@@ -1311,6 +1420,7 @@ void sim_mark_free(struct sim *s)
 	mark_expansions(s, &rr);   /* (reads hoisted) */
 	mark_shared_bases(s);   /* (after the hoisting, which it undoes for its movs) */
 	mark_mask_checks(s, &rr);
+	mark_reunrolled(s, &rr);   /* (reads free, expand, fence) */
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);

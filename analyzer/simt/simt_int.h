@@ -277,6 +277,7 @@ struct sim_insn {
 	uint8_t ld_class;  /* enum sim_ld: a load one warp issues at most every sim.ld_gap cycles */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
+	bool reunroll;     /* the back edge of a loop ptxas unrolls again by 4 (simt_fuse.c's mark_reunrolled) */
 	bool cp_wait;      /* cp.async.wait_group / wait_all: issue_early looks no further (simt_exec.c's exec_cp) */
 	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
 	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
@@ -557,6 +558,7 @@ struct sim_warp {
 	 * a row */
 	uint32_t spin_pc, spin_mask, spin_depth, spins;
 	bool spun;                /* it went round a spin loop since its last poll (simt.c's spin_yield) */
+	uint8_t unroll_n;         /* re-unrolled back edges taken in a row, mod 4 (sim_insn.reunroll) */
 	/* the cycle it began to wait for an SM-wide unit with the
 	 * instruction at wait_pc at its top (UINT32_MAX: none; simt.c's run) */
 	uint32_t wait_pc;

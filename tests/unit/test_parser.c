@@ -182,6 +182,33 @@ Test(module, target_flags_and_suffixes)
 	done(&p);
 }
 
+/* each pragma knows the instruction it comes before (simt_fuse.c reads
+ * which loop a "nounroll" marks), the header's none */
+Test(module, pragma_positions)
+{
+	struct parsed p = parse(
+	    ".version 8.0\n.target sm_90\n.address_size 64\n"
+	    ".entry k(.param .u32 n)\n.pragma \"a\";\n{\n"
+	    "\t.reg .b32 %r<3>;\n\t.reg .pred %p<2>;\n"
+	    "\tmov.u32 %r1, 0;\n"
+	    "$L:\n"
+	    "\t.pragma \"nounroll\";\n"
+	    "\tadd.s32 %r1, %r1, 1;\n"
+	    "\tsetp.lt.s32 %p1, %r1, 4;\n"
+	    "\t.pragma \"b\", \"c\";\n"
+	    "}\n");
+	ASSERT_CLEAN(p);
+	const struct px_func *f = func(p.m, "k");
+	cr_assert_eq(f->npragmas, 4);
+	cr_assert(px_str_eqc(f->pragmas[0], "a"));
+	cr_assert_eq(f->pragma_at[0], UINT32_MAX);
+	cr_assert(px_str_eqc(f->pragmas[1], "nounroll"));
+	cr_assert_eq(f->pragma_at[1], 1);
+	cr_assert_eq(f->pragma_at[2], 3);   /* after the last: ninsns */
+	cr_assert_eq(f->pragma_at[3], 3);
+	done(&p);
+}
+
 Test(module, variables)
 {
 	struct parsed p = parse_file(FIX "hand.ptx");
@@ -295,6 +322,7 @@ Test(functions, prototypes_params_and_directives)
 	cr_assert_eq(f->maxnreg, 64);
 	cr_assert_eq(f->npragmas, 1);
 	cr_assert(px_str_eqc(f->pragmas[0], "nounroll"));
+	cr_assert_eq(f->pragma_at[0], 0);   /* before the first instruction */
 	cr_assert_eq(f->nvars, 6);  /* depot, smem, 2 x (pa, pr) */
 	cr_assert(px_str_eqc(f->vars[0].name, "depot"));
 	cr_assert_eq(f->vars[0].space, PX_SPACE_LOCAL);
