@@ -4,9 +4,9 @@
 // count known at run time by 4; ptxas rewrites one of at most 23 issuing
 // instructions into 16-, 8- and 4-body parts). Loops around that size:
 //  - ru_in_mM: kloop_probe's kl_fma with M dependent FMAs an inner
-//    iteration (the PTX's unrolled body 4M FMAs and three instructions of
-//    its own: 7, 15, 23, 27 and 35 for M = 1, 3, 5, 6, 8; the rule says
-//    ptxas unrolls the first three again, not the last two), the inner trip
+//    iteration (4M FMAs and three more, 7 to 35, and M + 1 constants the
+//    rule counts too: 9, 19, 29, 34, 44 for M = 1, 3, 5, 6, 8, the rule
+//    says the first two are unrolled again; not counted, also M = 5), trip
 //    count k = 4 (the part checks' cost on leaving) and 32 (the back edges
 //    three of four free);
 //  - ru_ld_mM: sbase_probe's sb_nobar with M volatile shared loads, each
