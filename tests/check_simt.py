@@ -673,6 +673,19 @@ SETS = [
 # went from warp to warp, its_lock_gl +20% to +31%), as other loops show
 # the H100 pipelines one warp's atomics to a word (ga_exch_k32/32 -17% ->
 # +641%, gl_all +264%, g_spin_cas +72%).
+# reunroll_probe (an H200, the H100's SM; predictions of model 677bc16
+# committed first, probes/reunroll_probe_predicted.jsonl) tests blind the
+# rule that ptxas unrolls a short counted loop by 4 again (simt_fuse.c's
+# mark_reunrolled): kl_fma's inner loop with 1 to 8 FMAs a step (9 to 44
+# instructions as the rule counts them, hoisted constants included) and
+# sb_nobar's timed loop with 1 to 3 volatile loads (11, 19, 27). Its SASS
+# unrolled again the five loops the rule names and one more (ru_ld_m3, 27
+# instructions, like bar3_probe's bg_ldg: the limit of 23 is no sharp
+# line); ru_in_m5, 23 without its six constants, 29 with them, was not.
+# Blind: the 20 ru_in loops within 5.3% (median 3.4%), ru_ld 2% to 50%
+# (median 23%): ru_ld_m2 and _m3 read zero[0..2] volatile and the model
+# had merged them into LDS.64 (never since: 50% fast -> +1%); ru_ld_m3/128,
+# not unrolled again by the rule, is 44% slow.
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -717,6 +730,7 @@ PROBES = [
     ('probes/chain4_probe.jsonl', 'probes/chain4_probe.sm_90.ptx', 'probe chain4'),
     ('probes/bx_probe.jsonl', 'probes/bx_probe.sm_90.ptx', 'probe bx'),
     ('probes/lockorder_probe.jsonl', 'probes/lockorder_probe.sm_90.ptx', 'probe lockorder'),
+    ('probes/reunroll_probe.jsonl', 'probes/reunroll_probe.sm_90.ptx', 'probe reunroll'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
