@@ -2401,7 +2401,11 @@ __attribute__((noinline)) static void run(struct sim *s)
 		 * since, bx_probe) */
 		uint32_t sc0 = s->turn_rr;
 		for (uint32_t u = 0; u < SIM_UNITS; u++) {
-			if ((u == U_MIO ? s->mio_free : s->lsu_free) > s->cycle)
+			/* (mostly no scheduler waits for the unit: every entry is
+			 * UINT64_MAX, those of absent schedulers too) */
+			const uint64_t *uw = s->unit_want[u];
+			if ((uw[0] & uw[1] & uw[2] & uw[3]) == UINT64_MAX ||
+			    (u == U_MIO ? s->mio_free : s->lsu_free) > s->cycle)
 				continue;
 			uint64_t best = UINT64_MAX;
 			for (uint32_t k = 0, sc = s->unit_rr[u]; k < nsched; k++, sc = sc + 1 == nsched ? 0 : sc + 1)
