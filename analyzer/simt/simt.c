@@ -1443,7 +1443,6 @@ SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 	uint32_t pc = w->stk[w->nstk - 1].pc;
 	w->top_valid = true;
 	if (pc >= s->nins) {
-		w->top_loop = -2;
 		w->top_bar = false;
 		return;
 	}
@@ -1473,7 +1472,6 @@ SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 	w->top_rt = t;
 	w->top_why = (uint8_t)why;
 	w->top_pipe = si->pipe;
-	w->top_loop = s->block_loop[si->in->block];
 	w->top_bar = si->block_bar;
 	w->top_store = si->pipe == P_SHARED && (si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && !si->ndefs;
 }
@@ -2564,15 +2562,17 @@ __attribute__((noinline)) static void run(struct sim *s)
 			}
 		}
 		/* loop accounting (struct acct): the warps that changed may be
-		 * in another loop now */
+		 * in another loop now (found from the top's pc alone: fill_top
+		 * waits for the warp's next pass, which often finds the warp
+		 * changed again first) */
 		for (uint32_t d = s->acct_dirty; d; d &= d - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(d);
 			struct sim_warp *w = &s->w[i];
 			int32_t l = -1;
 			if (w->state != W_DONE && w->nstk) {
-				if (!w->top_valid)
-					fill_top(s, w);
-				l = w->top_loop < 0 ? -1 : w->top_loop;
+				uint32_t tpc = w->stk[w->nstk - 1].pc;
+				if (tpc < s->nins)
+					l = s->block_loop[s->ins[tpc].in->block];
 			}
 			if (acct.loop[i] != l)
 				acct_move(s, &acct, i, l);

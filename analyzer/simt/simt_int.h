@@ -549,7 +549,6 @@ struct sim_warp {
 	uint16_t early_pipes;     /* the p whose early_t[p] is set (the others count as UINT64_MAX) */
 	bool scan_valid;          /* (struct sim_scan, below) */
 	uint8_t resume_why;       /* PX_STALL_BARRIER, _BRANCH or _MEMORY (a fence): what set resume */
-	int32_t top_loop;         /* innermost selected loop of its block, -1; -2: none (past the end) */
 	uint32_t nstk, capstk;
 	struct sim_frame *stk;
 	uint32_t its_frames;      /* frames with SIM_FR_* flags (simt_its.c): while any, no lookahead */
