@@ -384,6 +384,7 @@ static void free_sim(struct sim *s)
 	free(s->block_start);
 	free(s->no_slots);
 	free(s->ins_pipe);
+	free(s->ins_loop);
 	free(s->tail);
 	free(s->ex_done);
 	free(s->loop_sel);
@@ -2571,8 +2572,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 			int32_t l = -1;
 			if (w->state != W_DONE && w->nstk) {
 				uint32_t tpc = w->stk[w->nstk - 1].pc;
-				if (tpc < s->nins)
-					l = s->block_loop[s->ins[tpc].in->block];
+				l = s->ins_loop[tpc < s->nins ? tpc : s->nins];
 			}
 			if (acct.loop[i] != l)
 				acct_move(s, &acct, i, l);
@@ -2754,6 +2754,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	win_hazards(&s);   /* (reads the runs mark_diamonds joined) */
 	mark_hoist_past(&s);
 	s.ins_pipe = xmalloc(s.nins + 1);
+	s.ins_loop = xmalloc((s.nins + 1) * sizeof *s.ins_loop);
+	s.ins_loop[s.nins] = -1;   /* (past the end: none) */
 	uint8_t *read = xcalloc(s.nslots + 1, 1);   /* slots some instruction reads */
 	for (uint32_t i = 0; i < s.nins; i++)
 		for (uint32_t u = 0; u < s.ins[i].nuses; u++)
@@ -2771,6 +2773,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		               (sim_has_mod(in, ".volatile") ||
 		                ((sim_has_mod(in, ".relaxed") || sim_has_mod(in, ".acquire")) && !sim_has_mod(in, ".cta"))));
 		s.ins_pipe[i] = (uint8_t)(si->pipe | (si->free ? 0x80 : 0));
+		s.ins_loop[i] = s.block_loop[in->block];
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;

@@ -805,6 +805,10 @@ struct sim {
 	bool hw_fma;              /* the processor has fma and avx2 (simt_exec.c) */
 	uint64_t *no_slots;       /* nslots + 1 zeros: the win_wr/win_rd of no window */
 	uint8_t *ins_pipe;        /* per instruction: sim_insn.pipe, | 0x80 when free (win_scan: a line for many) */
+	/* per instruction and one past the last: the innermost selected loop
+	 * of its block, -1 none (run()'s loop accounting, without the load of
+	 * the instruction's px_insn) */
+	int32_t *ins_loop;
 	struct sim_tail *tail;    /* per warp */
 	/* mbarrier objects (simt_mbar.c) and, when the kernel has mbarrier
 	 * operations, every thread's vector clock: vc[t * nvc + u], the
