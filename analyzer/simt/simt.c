@@ -1875,13 +1875,20 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 	 * is later: issue_early), and later candidates on them change nothing
 	 * (the pipes' free cycles stay while it runs) */
 	unsigned sat = 0;
-	for (unsigned from = 1;;) {
-		/* the candidates from the top on (bit i: instruction base + i) */
-		uint64_t rel = (wn->cand >> r | wn->cand << ((64 - r) & 63)) & (~0ull << from);
+	/* the candidates from the top on (bit i: instruction base + i), from
+	 * from on: found again where cand may have changed (fresh) */
+	uint64_t rel = 0;
+	bool fresh = true;
+	for (unsigned from = 1;; rel &= rel - 1) {
+		if (fresh) {
+			rel = (wn->cand >> r | wn->cand << ((64 - r) & 63)) & (~0ull << from);
+			fresh = false;
+		}
 		if (!rel) {
 			if (!win_open(wn))
 				break;
 			win_append(s, w, wn->lim);
+			fresh = true;
 			continue;
 		}
 		unsigned i = (unsigned)__builtin_ctzll(rel);
@@ -1890,6 +1897,7 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 		unsigned p = s->ins_pipe[k];
 		if (p & 0x80) {
 			early_free(s, w, k, active);
+			fresh = true;
 			continue;
 		}
 		if (sat >> p & 1)
