@@ -125,8 +125,8 @@
  *    once into a uniform register (hdot_top2_loop's SASS: one S2UR and
  *    ULEA, then 32 LDS.128 [UR4+...]; +59% with every load charged) and
  *    again after a call or loop it writes for an instruction (a
- *    division's: held-out 13's ticket_welford_loop). mb_pipe, without a barrier,
- *    is measured without it (+20% to +54% with it). Not in a loop
+ *    division's: held-out 13's ticket_welford_loop). mb_pipe, without a
+ *    barrier, is measured without it (+20% to +54% with it). Not in a loop
  *    without an inner one: sbase_probe's sb_sym, sb_sym1 and sb_two,
  *    atoms_bar and cpa_db16 keep the base in a register (the rule's
  *    first form charged every barrier loop; sbase_probe's blind run
@@ -982,7 +982,6 @@ static bool block_nounroll(const struct px_func *f, const struct px_block *b)
 	return false;
 }
 
-/* The loops ptxas unrolls again (sim_insn.reunroll on their back edge). */
 /* Is operand o of loop l's instruction an induction variable (a register
  * the loop steps by an immediate, its one definition there)? */
 static bool induction(const struct sim *s, const struct regrefs *rr, const struct px_operand *o, uint32_t l)
@@ -1424,7 +1423,7 @@ void sim_mark_free(struct sim *s)
 	mark_expansions(s, &rr);   /* (reads hoisted) */
 	mark_shared_bases(s);   /* (after the hoisting, which it undoes for its movs) */
 	mark_mask_checks(s, &rr);
-	mark_reunrolled(s, &rr);   /* (reads free, expand, fence) */
+	mark_reunrolled(s, &rr);   /* (reads free, hoisted and expand) */
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);
