@@ -207,6 +207,16 @@ products with a top-2; 128 and 512 threads), predicted by the model of
 a8ccadd (thread 0's clock span, the units' turns, 64-bit multiplies)
 before its first measurement on an H100: "held-out 17", median 10.7%, 14
 of 16 within 35%; the half2 dot products 59% and 60% slow.
+The eighteenth set, tests/fixtures/simt/heldout18/ (simt_heldout18.cu,
+helper-written in the twentieth session: Horner at a degree given at run
+time, an ELLPACK SpMV of a run-time width, a per-thread insertion sort,
+the bit-by-bit integer square root, SHA-256 rounds, a 4-nearest-neighbour
+search, a polyphase resampler, a 3-D colour LUT; 128 and 512 threads),
+predicted by the model of 646d52a (ptxas's second unroll of short loops,
+vector loads at a named shared array) before its first measurement on an
+H100: "held-out 18", median 21.9%, 12 of 16 within 35%, 13 predicted
+fast; the ELLPACK product and the insertion sort 55% and 58% fast at 512
+threads, the square root 40% slow at 128, the resampler 35% fast at 512.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -259,6 +269,8 @@ HELD_OUT_16 = {'gauss_blur_loop', 'lu_rank1_loop', 'merge_path_loop', 'crc32_loo
                'sliding_max_loop', 'clenshaw64_loop', 'montgomery_loop'}
 HELD_OUT_17 = {'heat1d64_loop', 'bitset_jaccard_loop', 'lstm_cell_loop', 'batchnorm_loop', 'rabin_karp_loop',
                'gcd_loop', 'aos_gather_loop', 'hdot_top2_loop'}
+HELD_OUT_18 = {'horner_rt_loop', 'ellpack_spmv_loop', 'isort8_loop', 'isqrt_loop', 'sha256_loop', 'knn4_loop',
+               'polyphase_loop', 'lut3d_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -267,7 +279,8 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 10': 'heldout10/predicted.jsonl', 'held-out 11': 'heldout11/predicted.jsonl',
          'held-out 12': 'heldout12/predicted.jsonl', 'held-out 13': 'heldout13/predicted.jsonl',
          'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl',
-         'held-out 16': 'heldout16/predicted.jsonl', 'held-out 17': 'heldout17/predicted.jsonl'}
+         'held-out 16': 'heldout16/predicted.jsonl', 'held-out 17': 'heldout17/predicted.jsonl',
+         'held-out 18': 'heldout18/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -287,6 +300,7 @@ SETS = [
     ('heldout15/simt_heldout15.jsonl', 'heldout15/simt_heldout15.sm_90.ptx', HELD_OUT_15, 'held-out 15'),
     ('heldout16/simt_heldout16.jsonl', 'heldout16/simt_heldout16.sm_90.ptx', HELD_OUT_16, 'held-out 16'),
     ('heldout17/simt_heldout17.jsonl', 'heldout17/simt_heldout17.sm_90.ptx', HELD_OUT_17, 'held-out 17'),
+    ('heldout18/simt_heldout18.jsonl', 'heldout18/simt_heldout18.sm_90.ptx', HELD_OUT_18, 'held-out 18'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
