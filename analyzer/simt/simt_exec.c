@@ -2626,6 +2626,29 @@ static inline uint32_t memo_lines(const struct sim_memo *mo, uint64_t a0, uint64
 	return mo->nlines;
 }
 
+/* Where the lanes of tk find their local-memory bytes (addrs: each
+ * thread's own offsets): the hardware interleaves a warp's local memory so
+ * that consecutive threads access consecutive words ("local memory is
+ * organized such that consecutive 32-bit words are accessed by consecutive
+ * thread IDs", CUDA C++ Programming Guide, Device Memory Accesses, Local
+ * Memory), here at the access's own width (2 to 16 bytes; 4 for narrower):
+ * lanes at the same offset read one line, lanes at different offsets
+ * (a local array indexed by a per-lane value: held-out 18's isort8_loop)
+ * as many lines as there are offsets. Each warp's region apart. Fills
+ * phys; returns it. */
+static const int64_t *local_phys(const struct sim_warp *w, const int64_t *addrs, uint32_t tk, uint32_t bytes,
+                                 int64_t *phys)
+{
+	uint64_t g = bytes < 4 ? 4 : bytes > 16 ? 16 : bytes;
+	uint64_t base = (uint64_t)(w->id + 1) << 40;
+	for (uint32_t m = tk; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = (uint64_t)addrs[l] & ((1ull << 32) - 1);
+		phys[l] = (int64_t)(base + (a / g * 32 + l) * g + a % g);
+	}
+	return phys;
+}
+
 /* The 128-byte lines of a global or local access, in lane order, a lane on
  * the line of the lane before left out (*repeat then): how many. Local
  * lines carry the thread. */
@@ -3511,15 +3534,17 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0;
 		uint64_t lines[32];
 		bool repeat = false;
+		int64_t phys[32];
+		const int64_t *ta = spc == SP_LOCAL && known_mask ? local_phys(w, addrs, tk, bytes, phys) : addrs;
 		if (hit) {
 			sec = mo->sec;
 			wf = mo->wf;
 			nlines = memo_lines(mo, (uint64_t)addrs[__builtin_ctz(mask)], lines, &repeat);
 		} else if (known_mask) {
-			px_warp_sectors(addrs, tk, bytes, &sec, &ideal);
+			px_warp_sectors(ta, tk, bytes, &sec, &ideal);
 			if (is_ld)
-				px_warp_wavefronts(addrs, tk, wide, &wf, &ideal);
-			nlines = lane_lines(w, spc, addrs, tk, lines, &repeat);
+				px_warp_wavefronts(ta, tk, wide, &wf, &ideal);
+			nlines = lane_lines(w, ta == phys ? SP_GLOBAL : spc, ta, tk, lines, &repeat);
 			if (memo && spc == SP_GLOBAL)
 				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
 			if (memo && spc == SP_GLOBAL && (is_ld || is_st)) {
