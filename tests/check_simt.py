@@ -217,7 +217,7 @@ vector loads at a named shared array) before its first measurement on an
 H100: "held-out 18", median 21.9%, 12 of 16 within 35%, 13 predicted
 fast; the ELLPACK product and the insertion sort 55% and 58% fast at 512
 threads, the square root 40% slow at 128, the resampler 35% fast at 512
-(the insertion sort -55% since a local access follows the hardware's
+(the insertion sort -54% since a local access follows the hardware's
 interleaved layout; the ELLPACK product's 260 KB cycle through a 240 KB
 L1, the double-precision dot product's case).
 Then the figures `ptxray simt` prints with every result (timing_error) are

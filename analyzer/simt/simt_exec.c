@@ -2640,7 +2640,7 @@ static const int64_t *local_phys(const struct sim_warp *w, const int64_t *addrs,
                                  int64_t *phys)
 {
 	uint64_t g = bytes < 4 ? 4 : bytes > 16 ? 16 : bytes;
-	uint64_t base = (uint64_t)(w->id + 1) << 40;
+	uint64_t base = (uint64_t)(w->id + 1) << 44;   /* (a region holds 2^32 offsets, 32 threads' of 16 bytes) */
 	for (uint32_t m = tk; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint64_t a = (uint64_t)addrs[l] & ((1ull << 32) - 1);
