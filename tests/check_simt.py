@@ -703,6 +703,26 @@ SETS = [
 # (median 23%): ru_ld_m2 and _m3 read zero[0..2] volatile and the model
 # had merged them into LDS.64 (never since: 50% fast -> +1%); ru_ld_m3/128,
 # not unrolled again by the rule, is 44% slow.
+# bssy_probe (H200; model 5d961ed's predictions committed first, median
+# 29.0%, 12 of 33) asked why the model was 12% fast (median) on the 326
+# loops whose timed SASS holds a BSSY and 0.2% on the others: a branch
+# ptxas cannot prove warp-uniform gets a convergence region (BSSY, BSYNC)
+# that costs 15 cycles more than the same branch on a uniform predicate
+# when no warp splits (bs_one against bu_one, skipping and running 16
+# FMAs: latency.convergence_region). ptxas's view is not the launch's:
+# threadIdx.x >> 10, 0 in every thread, is not uniform to it, nor tid.x >>
+# 5 (chain_probe's `if (w > 0)`), and it predicates 8 FMAs under such a
+# branch (bs_branches: 286 cycles an iteration whichever way the lanes
+# go; simt_fuse.c's static_divergence, mark_convergence). An LDC at a
+# register's address takes 28 cycles (ldc_chain/32; latency.ldc). Since:
+# over the other loops median 5.7% -> 5.2%, 1174 -> 1179 within 35%
+# (cs_link 49% fast -> 31%, the look-back chains 10 points closer, held-out
+# 18's ellpack_spmv_loop/512 -55% -> -29%, held-out 6's state_loop
+# -51%..-47% -> -44%..-38%; its_lock_done/128 +7% -> +37%). Still fast:
+# bs_branches with its lanes skipping (the model skips a predicated
+# region's instructions when every lane does; SASS issues them) and
+# bs_lane, lane 0 alone running 16 FMAs (a real split: 111.5 cycles, the
+# model 70.8).
 PROBES = [
     ('probes/dc_probe.jsonl', 'probes/dc_probe.sm_90.ptx', 'probe dc'),
     ('probes/div_probe.jsonl', 'probes/div_probe.sm_90.ptx', 'probe div'),
@@ -748,6 +768,7 @@ PROBES = [
     ('probes/bx_probe.jsonl', 'probes/bx_probe.sm_90.ptx', 'probe bx'),
     ('probes/lockorder_probe.jsonl', 'probes/lockorder_probe.sm_90.ptx', 'probe lockorder'),
     ('probes/reunroll_probe.jsonl', 'probes/reunroll_probe.sm_90.ptx', 'probe reunroll'),
+    ('probes/bssy_probe.jsonl', 'probes/bssy_probe.sm_90.ptx', 'probe bssy'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -47,7 +47,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 17). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 1226, .median = 0.057,
+	.loops = 1259, .median = 0.053,
 	.held_out = 260, .held_out_median = 0.159, .held_out_p90 = 0.579, .held_out_worst = 6.85,
 	.held_out_fast = 163,
 };
@@ -123,6 +123,8 @@ static const struct plain_key {
 	PLAIN("barrier_per_warp", LAT, bar_per_warp, 2),
 	PLAIN("branch_not_taken", LAT, lat_branch_nt, 0),
 	PLAIN("shared_base", LAT, shbase_lat, 0),
+	PLAIN("convergence_region", LAT, bssy_lat, 0),
+	PLAIN("ldc", LAT, ldc_lat, 0),
 	PLAIN("shared_store_interval_per_subpartition", TP, st_sp_occ, 0),
 	PLAIN("shared_load_interval", TP, ld_gap[LD_SHARED], 0),
 	PLAIN("global_load_interval", TP, ld_gap[LD_GLOBAL], 0),
@@ -385,6 +387,7 @@ static void free_sim(struct sim *s)
 	free(s->no_slots);
 	free(s->ins_pipe);
 	free(s->ins_loop);
+	free(s->sdiv);
 	free(s->tail);
 	free(s->ex_done);
 	free(s->loop_sel);
@@ -960,6 +963,8 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 		goto common;
 	if (si->mufu && s->sfu_mufu > 0)
 		lat = s->sfu_mufu;
+	if (si->ldc && s->ldc_lat > 0)
+		lat = s->ldc_lat;
 	if (si->mask_check && s->match_lat > 0) {
 		/* the membermask's check first: MATCH.ANY, LOP3, BRA.DIV not
 		 * taken (simt_fuse.c's mark_mask_checks); the warp waits */
@@ -1304,6 +1309,15 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 				hold = 0;
 			else if (taken != active)
 				hold += 2 * lat + 2 * s->lat_branch_nt + 4 * s->lat[P_ALU];
+		}
+		if (si->bssy && (taken == active || !taken)) {
+			/* BSSY and BSYNC (simt_fuse.c's mark_convergence): a loop's
+			 * when the warp leaves it */
+			uint32_t to = taken ? si->target : pc + 1;
+			int32_t lp = s->f->blocks[b].loop;
+			if (si->bssy == BSSY_BRANCH ||
+			    (to < s->nins && !sim_loop_has_block(&s->f->loops[lp], s->ins[to].in->block)))
+				hold += s->bssy_lat;
 		}
 		if (hold > 0 && !si->ifconv) {
 			uint64_t r = s->cycle + (uint64_t)(hold + 0.5);
@@ -2785,7 +2799,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
-		si->ct_rare = si->mufu || si->fixup || si->mask_check || si->shbase || si->expand || si->ld_class ||
+		si->ct_rare = si->mufu || si->ldc || si->fixup || si->mask_check || si->shbase || si->expand || si->ld_class ||
 		              si->cp_copy || si->fence == 1;
 		enum px_opcode op = si->in->op;
 		si->plain = op != PX_OP_BRA && op != PX_OP_RET && op != PX_OP_EXIT && op != PX_OP_BAR &&

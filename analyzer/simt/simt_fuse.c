@@ -530,7 +530,7 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
 #define UNIFORM_IFCONV 7
 /* The most instructions of a region ptxas predicates (the file's comment),
  * of both sides of an if/else (mark_diamonds). */
-#define IFCONV_MAX 16
+#define IFCONV_MAX 15
 
 static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint32_t i);
 
@@ -639,7 +639,7 @@ static void mark_diamonds(struct sim *s, const struct regrefs *rr)
 		    (taken_first && f->blocks[fb].npreds != 1))
 			continue;
 		uint32_t n = 0, issuing = 0;
-		bool uniform = f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
+		bool uniform = !s->sdiv[in->guard];
 		if (!side_block(s, rr, b1, true, &n, &issuing) || !side_block(s, rr, b2, false, &n, &issuing) ||
 		    n > IFCONV_MAX || (uniform && issuing > UNIFORM_IFCONV))
 			continue;
@@ -972,6 +972,93 @@ static void mark_expansions(struct sim *s, const struct regrefs *rr)
 	}
 }
 
+/* The convergence regions ptxas writes (sim_insn.bssy): a conditional
+ * forward branch on a predicate it cannot prove warp-uniform (sim.sdiv)
+ * that it keeps (neither if-converted nor a diamond), whose paths rejoin
+ * in the loop it is in, gets BSSY before it and BSYNC where they rejoin;
+ * a warp that does not split there pays latency.convergence_region on top
+ * of the branch (bssy_probe: bs_one 30.7 and 94.0 cycles an iteration with
+ * the branch skipping and running 16 FMAs, bu_one, the same branch on a
+ * uniform predicate, 15.3 and 79.5). A warp that splits pays the path
+ * switches instead (simt.c's issue, latency.path_switch, fitted where
+ * the regions were there). Branches that rejoin where one that dominates
+ * them does are in its region (sw_probe's sw4_uni: one BSSY for a
+ * switch's three). A loop left on such a predicate has its region around
+ * the whole loop (bar_probe's bs_up, an inner loop of a warp's own trip
+ * count: BSSY before it, BSYNC after): a warp pays it when it leaves the
+ * loop (BSSY_EXIT). */
+static void mark_convergence(struct sim *s)
+{
+	const struct px_func *f = s->f;
+	if (!(s->bssy_lat > 0))
+		return;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		struct sim_insn *si = &s->ins[i];
+		if (in->op != PX_OP_BRA || in->guard < 0 || !s->sdiv[in->guard] || si->target == UINT32_MAX ||
+		    si->ifconv || si->diamond)
+			continue;
+		int32_t lp = f->blocks[in->block].loop;
+		const struct px_block *bb = &f->blocks[in->block];
+		bool exits = false;
+		for (uint32_t k = 0; k < bb->nsuccs && lp >= 0; k++)
+			exits |= !sim_loop_has_block(&f->loops[lp], bb->succs[k]);
+		if (exits) {
+			si->bssy = BSSY_EXIT;
+			continue;
+		}
+		if (si->target <= i)
+			continue;
+		uint32_t P = f->blocks[in->block].ipdom;
+		if (P >= f->nblocks || f->blocks[P].loop != f->blocks[in->block].loop)
+			continue;
+		/* one region for the branches of a cascade that rejoin at one
+		 * point (a switch's: sw_probe's sw4_uni, one BSSY for three
+		 * branches): the first of them, which dominates the others */
+		bool outer = false;
+		for (uint32_t d = f->blocks[in->block].idom, n = 0; d < f->nblocks && n <= f->nblocks && !outer;
+		     d = f->blocks[d].idom, n++) {
+			const struct px_block *db = &f->blocks[d];
+			const struct px_insn *br = db->end > db->first ? &f->insns[db->end - 1] : NULL;
+			outer = br && br->op == PX_OP_BRA && br->guard >= 0 && s->sdiv[br->guard] && db->ipdom == P;
+			if (d == db->idom || db->loop != f->blocks[in->block].loop)
+				break;
+		}
+		si->bssy = outer ? BSSY_NONE : BSSY_BRANCH;
+	}
+}
+
+static bool ldc_user(const struct px_insn *c, int32_t d)
+{
+	return c->op == PX_OP_LD && c->space == PX_SPACE_CONST && address_user(c, d);
+}
+
+/* An LDC takes its offset from a 32-bit register (c[0x3][R]): the 64-bit
+ * address PTX computes for a constant-memory load at a register's address
+ * (a widening cvt of the offset, an add of the variable's address) is
+ * none of ptxas's instructions (bssy_probe's ldc_chain: 16 LDCs, nothing
+ * else, for 16 such loads). Those computations are free. */
+static void mark_constant_offsets(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		int32_t d = single_def(f, i);
+		if (d < 0 || in->guard >= 0 || !is_add_bits(in, 64) || !all_uses(f, rr, d, ldc_user))
+			continue;
+		s->ins[i].free = 1;
+		for (uint32_t k = 1; k < in->nopnds; k++) {
+			int32_t r = in->opnds[k].kind == PX_OPND_REG ? in->opnds[k].reg : -1;
+			if (r < 0 || rr->dstart[r + 1] - rr->dstart[r] != 1 || rr->ustart[r + 1] - rr->ustart[r] != 1)
+				continue;
+			const struct px_insn *c = &f->insns[rr->dlist[rr->dstart[r]]];
+			if (c->op == PX_OP_CVT && c->guard < 0 && c->ntypes > 1 && px_type_bits(c->types[0]) == 64 &&
+			    px_type_bits(c->types[1]) == 32)
+				s->ins[rr->dlist[rr->dstart[r]]].free = 1;
+		}
+	}
+}
+
 /* Does a `.pragma "nounroll"` come before one of block b's instructions? */
 static bool block_nounroll(const struct px_func *f, const struct px_block *b)
 {
@@ -1219,6 +1306,109 @@ static void lane_view_build(const struct px_func *f, const struct regrefs *rr, s
 	free(stack);
 }
 
+/* Does instruction i give its registers a value ptxas cannot prove the same
+ * in every lane of a warp, whatever its sources are: a lane's or thread's
+ * index, a clock, an atomic's or call's result, a local load, a match? */
+static bool lane_source(const struct px_insn *in)
+{
+	unsigned fl = px_opcode_flags(in->op);
+	if ((fl & (PX_OPF_ATOMIC | PX_OPF_CALL | PX_OPF_TEX | PX_OPF_MMA | PX_OPF_ASYNC)) ||
+	    in->op == PX_OP_MATCH || in->op == PX_OP_ELECT || in->op == PX_OP_UNKNOWN ||
+	    (in->op == PX_OP_LD && in->space == PX_SPACE_LOCAL))
+		return true;
+	for (uint32_t o = 0; o < in->nopnds; o++) {
+		const struct px_operand *x = &in->opnds[o];
+		if (x->kind != PX_OPND_SREG)
+			continue;
+		switch (x->sreg) {
+		case PX_SREG_TID: case PX_SREG_LANEID: case PX_SREG_WARPID: case PX_SREG_SMID:
+		case PX_SREG_LANEMASK_EQ: case PX_SREG_LANEMASK_LE: case PX_SREG_LANEMASK_LT:
+		case PX_SREG_LANEMASK_GE: case PX_SREG_LANEMASK_GT:
+		case PX_SREG_CLOCK: case PX_SREG_CLOCK_HI: case PX_SREG_CLOCK64:
+		case PX_SREG_GLOBALTIMER: case PX_SREG_GLOBALTIMER_LO: case PX_SREG_GLOBALTIMER_HI:
+		case PX_SREG_PM: case PX_SREG_PM64:
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The registers ptxas cannot prove warp-uniform (sim.sdiv, 1 each), its
+ * view and not the launch's: fill_uniform knows the block's shape and
+ * finds tid.x >> 5 warp-uniform and tid.x >> 10 the same in every thread
+ * of a block of at most 1,024; ptxas compiles for any block and branches
+ * on either with a convergence region (BSSY, BSYNC: bssy_probe's
+ * bs_one, chain_probe's `if (w > 0)`) and predicates 8 FMAs under them
+ * (bs_branches), as it does under a lane's own condition. Flow-insensitive,
+ * to a fixpoint: lane_source's definitions; what reads such a register
+ * (a load at such an address, a shuffle of such a value; not the result
+ * of vote, redux or activemask, one value for the warp) or is guarded by
+ * one; and what a branch on one leaves defined in different lanes: a
+ * register defined between the branch and where its paths rejoin that is
+ * live there. */
+static uint8_t *static_divergence(const struct px_func *f, const struct regrefs *rr)
+{
+	uint8_t *dv = xcalloc(f->nregs + 1, 1);
+	int32_t *stack = xmalloc((f->nregs + 1) * sizeof *stack);
+	uint32_t *blk = xmalloc((f->nblocks + 1) * sizeof *blk);
+	uint8_t *seen = xmalloc(f->nblocks + 1);
+	uint8_t *done = xcalloc(f->ninsns + 1, 1);   /* branches whose region was marked */
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (lane_source(&f->insns[i]))
+			mark_defs(f, i, dv, 1, stack, &n);
+	for (bool more = true; more;) {
+		while (n) {
+			int32_t x = stack[--n];
+			for (uint32_t j = rr->ustart[x]; j < rr->ustart[x + 1]; j++) {
+				const struct px_insn *u = &f->insns[rr->ulist[j]];
+				if (warp_same(u) || (u->op == PX_OP_SHFL && u->nopnds >= 2 && u->guard != x &&
+				                     !(u->opnds[1].kind == PX_OPND_REG && u->opnds[1].reg == x)))
+					continue;
+				mark_defs(f, rr->ulist[j], dv, 1, stack, &n);
+			}
+		}
+		more = false;
+		for (uint32_t i = 0; i < f->ninsns; i++) {
+			const struct px_insn *in = &f->insns[i];
+			if (in->op != PX_OP_BRA || in->guard < 0 || !dv[in->guard] || done[i])
+				continue;
+			done[i] = 1;
+			uint32_t P = f->blocks[in->block].ipdom, nb = 0;
+			memset(seen, 0, f->nblocks + 1);
+			const struct px_block *b = &f->blocks[in->block];
+			for (uint32_t k = 0; k < b->nsuccs; k++)
+				if (b->succs[k] != P && !seen[b->succs[k]]) {
+					seen[b->succs[k]] = 1;
+					blk[nb++] = b->succs[k];
+				}
+			while (nb) {
+				const struct px_block *r = &f->blocks[blk[--nb]];
+				for (uint32_t j = r->first; j < r->end; j++) {
+					uint32_t nd;
+					const int32_t *d = px_func_defs(f, j, &nd);
+					for (uint32_t k = 0; k < nd; k++)
+						if (!dv[d[k]] && (P >= f->nblocks || px_live_has(f, f->blocks[P].live_in, d[k]))) {
+							dv[d[k]] = 1;
+							stack[n++] = d[k];
+						}
+				}
+				for (uint32_t k = 0; k < r->nsuccs; k++)
+					if (r->succs[k] != P && !seen[r->succs[k]]) {
+						seen[r->succs[k]] = 1;
+						blk[nb++] = r->succs[k];
+					}
+			}
+			more |= n > 0;
+		}
+	}
+	free(stack);
+	free(blk);
+	free(seen);
+	free(done);
+	return dv;
+}
+
 /* Is operand o the same in every lane of a warp, as ptxas sees it: an
  * immediate or a variable's address, or a register (an address's base)
  * not lane-derived that the uniformity analysis does not find divergent
@@ -1280,6 +1470,7 @@ void sim_mark_free(struct sim *s)
 	const struct px_func *f = s->f;
 	struct regrefs rr = {0};
 	regrefs_build(f, &rr);
+	s->sdiv = static_divergence(f, &rr);
 #define NUSE(r) (rr.ustart[(r) + 1] - rr.ustart[r])
 #define NDEF(r) (rr.dstart[(r) + 1] - rr.dstart[r])
 	uint8_t *dpx_took = xcalloc(f->ninsns + 1, 1);   /* a min/max that took a source (VIADDMNMX, VIMNMX3) */
@@ -1293,6 +1484,13 @@ void sim_mark_free(struct sim *s)
 		 * tests/fixtures/simt/heldout/simt_heldout.sm_90.sass, nbody_loop
 		 * and softmax_loop; probes/sfu2_probe.sm_90.sass), two FP32
 		 * instructions on the pipe and latency.sfu_fixup on the chain */
+		/* a constant-memory load at a register's address is an LDC, 28
+		 * cycles on sm_90 (bssy_probe's ldc_chain/32: 447.6 an iteration
+		 * for 16 in a chain); at an immediate one ptxas reads the bank
+		 * in the instruction that uses it (c[0x3][imm]) */
+		if (in->op == PX_OP_LD && in->space == PX_SPACE_CONST)
+			for (uint32_t k = 0; k < in->nopnds; k++)
+				si->ldc |= in->opnds[k].kind == PX_OPND_ADDR && in->opnds[k].reg >= 0;
 		if ((in->op == PX_OP_RSQRT || in->op == PX_OP_EX2 || in->op == PX_OP_LG2) &&
 		    (in->mods & PX_MOD_APPROX) && in->ntypes && in->types[0] == PX_TYPE_F32) {
 			si->mufu = 1;
@@ -1362,6 +1560,7 @@ void sim_mark_free(struct sim *s)
 			si->free = 1;
 	}
 	free(dpx_took);
+	mark_constant_offsets(s, &rr);
 	mark_aggregates(s, &rr);   /* (before the if-conversion, which reads it) */
 	mark_vector_loads(s, &rr);
 	mark_selects(s, &rr);
@@ -1370,7 +1569,7 @@ void sim_mark_free(struct sim *s)
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		uint32_t t = s->ins[i].target;
-		bool uniform = in->guard >= 0 && f->an && f->an->uni && f->an->uni[in->guard] != PX_UNI_DIVERGENT;
+		bool uniform = in->guard >= 0 && !s->sdiv[in->guard];
 		if (in->op != PX_OP_BRA || in->guard < 0 || t == UINT32_MAX || t <= i + 1 || t - (i + 1) > IFCONV_MAX ||
 		    f->blocks[in->block].end != i + 1 || f->blocks[f->insns[i + 1].block].end != t)
 			continue;
@@ -1383,6 +1582,7 @@ void sim_mark_free(struct sim *s)
 		s->ins[i].ifconv = ok && (!uniform || issuing <= UNIFORM_IFCONV);
 	}
 	mark_diamonds(s, &rr);
+	mark_convergence(s);
 	mark_predicate_feeders(s, &rr);
 	/* loop invariants: repeated until nothing changes, since a hoisted
 	 * instruction makes its users invariant too */

@@ -219,6 +219,10 @@ struct sim_memo;
  * atomic otherwise. */
 enum sim_agg { AGG_NONE, AGG_UNIFORM, AGG_SCAN };
 
+/* sim_insn.bssy: none; a branch whose paths rejoin after it (the warp pays
+ * when it does not split); a loop's exit (it pays when it leaves) */
+enum sim_bssy { BSSY_NONE, BSSY_BRANCH, BSSY_EXIT };
+
 /* sim_insn.shbase: none; the base's rebuild; a later access that reuses it */
 enum sim_shb { SHB_NONE, SHB_BUILD, SHB_REUSE };
 
@@ -247,6 +251,7 @@ struct sim_insn {
 	                    * it takes in (free: their values arrive with it), else 0 (simt_fuse.c) */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t mufu;      /* an SFU op that is one MUFU, no FMUL before it (simt_fuse.c) */
+	uint8_t ldc;       /* a constant-memory load at a register's address: LDC, sim.ldc_lat (simt_fuse.c) */
 	uint8_t mask_check; /* a shfl.sync whose membermask ptxas checks at run time (simt_fuse.c) */
 	bool agg_elect;    /* the first AGG_UNIFORM atomic of its block whose result nothing reads:
 	                    * the leader's election (VOTEU.ANY, UFLO, ISETP) before it, which
@@ -278,6 +283,8 @@ struct sim_insn {
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
 	bool reunroll;     /* the back edge of a loop ptxas unrolls again by 4 (simt_fuse.c's mark_reunrolled) */
+	uint8_t bssy;      /* enum sim_bssy: a conditional branch ptxas gives a convergence region, BSSY
+	                    * and BSYNC (simt_fuse.c's mark_convergence): sim.bssy_lat more */
 	bool cp_wait;      /* cp.async.wait_group / wait_all: issue_early looks no further (simt_exec.c's exec_cp) */
 	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
 	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
@@ -763,6 +770,9 @@ struct sim {
 	double ex_lat[EX_COUNT];
 	uint64_t ex_issue[EX_COUNT];
 	double shbase_lat;        /* latency.shared_base (0: not modelled, sim_insn.shbase never set) */
+	double bssy_lat;          /* latency.convergence_region (0: not modelled, sim_insn.bssy never set) */
+	double ldc_lat;           /* latency.ldc (0: the ALU's) */
+	uint8_t *sdiv;            /* per register: ptxas cannot prove it warp-uniform (simt_fuse.c's static_divergence) */
 	/* per warp: the cycle the last expanded instruction it issued has
 	 * issued its whole sequence (its result's latency less an FP32
 	 * instruction's): the warp's next branch waits for it */
