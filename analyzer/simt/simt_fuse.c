@@ -1014,9 +1014,10 @@ static void mark_convergence(struct sim *s)
 			continue;
 		/* one region for the branches of a cascade that rejoin at one
 		 * point (a switch's: sw_probe's sw4_uni, one BSSY for three
-		 * branches): the first of them, which dominates the others */
+		 * branches): the first of them, which dominates the others
+		 * (within 64 steps of the dominator chain) */
 		bool outer = false;
-		for (uint32_t d = f->blocks[in->block].idom, n = 0; d < f->nblocks && n <= f->nblocks && !outer;
+		for (uint32_t d = f->blocks[in->block].idom, n = 0; d < f->nblocks && n < 64 && !outer;
 		     d = f->blocks[d].idom, n++) {
 			const struct px_block *db = &f->blocks[d];
 			const struct px_insn *br = db->end > db->first ? &f->insns[db->end - 1] : NULL;
@@ -1351,8 +1352,12 @@ static uint8_t *static_divergence(const struct px_func *f, const struct regrefs 
 	uint8_t *dv = xcalloc(f->nregs + 1, 1);
 	int32_t *stack = xmalloc((f->nregs + 1) * sizeof *stack);
 	uint32_t *blk = xmalloc((f->nblocks + 1) * sizeof *blk);
-	uint8_t *seen = xmalloc(f->nblocks + 1);
+	uint32_t *seen = xcalloc(f->nblocks + 1, sizeof *seen);   /* the branch (+1) that last reached it */
 	uint8_t *done = xcalloc(f->ninsns + 1, 1);   /* branches whose region was marked */
+	/* the regions' walks, bounded: past it every register with several
+	 * definitions counts as defined in such a region (a large function's
+	 * nested branches would make the walks quadratic) */
+	uint64_t work = 0, budget = 16 * ((uint64_t)f->ninsns + f->nblocks) + 4096;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < f->ninsns; i++)
 		if (lane_source(&f->insns[i]))
@@ -1375,15 +1380,24 @@ static uint8_t *static_divergence(const struct px_func *f, const struct regrefs 
 				continue;
 			done[i] = 1;
 			uint32_t P = f->blocks[in->block].ipdom, nb = 0;
-			memset(seen, 0, f->nblocks + 1);
+			if (work > budget) {
+				for (uint32_t r = 0; r < f->nregs; r++)
+					if (!dv[r] && rr->dstart[r + 1] - rr->dstart[r] > 1) {
+						dv[r] = 1;
+						stack[n++] = (int32_t)r;
+					}
+				more |= n > 0;
+				continue;
+			}
 			const struct px_block *b = &f->blocks[in->block];
 			for (uint32_t k = 0; k < b->nsuccs; k++)
-				if (b->succs[k] != P && !seen[b->succs[k]]) {
-					seen[b->succs[k]] = 1;
+				if (b->succs[k] != P && seen[b->succs[k]] != i + 1) {
+					seen[b->succs[k]] = i + 1;
 					blk[nb++] = b->succs[k];
 				}
 			while (nb) {
 				const struct px_block *r = &f->blocks[blk[--nb]];
+				work += r->end - r->first + r->nsuccs + 1;
 				for (uint32_t j = r->first; j < r->end; j++) {
 					uint32_t nd;
 					const int32_t *d = px_func_defs(f, j, &nd);
@@ -1394,8 +1408,8 @@ static uint8_t *static_divergence(const struct px_func *f, const struct regrefs 
 						}
 				}
 				for (uint32_t k = 0; k < r->nsuccs; k++)
-					if (r->succs[k] != P && !seen[r->succs[k]]) {
-						seen[r->succs[k]] = 1;
+					if (r->succs[k] != P && seen[r->succs[k]] != i + 1) {
+						seen[r->succs[k]] = i + 1;
 						blk[nb++] = r->succs[k];
 					}
 			}
