@@ -296,5 +296,8 @@ void px_reach_masks(const struct px_func *f, uint32_t insn, bool with_guard, con
                     const bool *uknown, uint32_t *masks, bool *known);
 /* The number of warps in the block. */
 uint32_t px_block_warps(const uint32_t block[3]);
+/* enum px_uni of special register s (pass_uniform.c): %tid, %laneid, the
+ * lane masks and clocks divergent, %warpid and %smid warp-uniform */
+uint8_t px_sreg_level(uint16_t s);
 
 #endif

@@ -190,7 +190,8 @@ struct branch_eval {
 /* The fixpoint's view of a conditional branch whose guard varies by thread. */
 enum { BS_NONE, BS_PROVED, BS_PROVED_WARP, BS_SPLITS };
 
-static uint8_t sreg_level(uint16_t s)
+/* A special register's uniformity (enum px_uni) before any refinement. */
+uint8_t px_sreg_level(uint16_t s)
 {
 	switch (s) {
 	case PX_SREG_TID: case PX_SREG_LANEID:
@@ -286,7 +287,7 @@ static void sweep(struct uctx *c, bool *changed)
 			}
 		for (uint32_t k = 0; k < in->nopnds; k++)
 			if (in->opnds[k].kind == PX_OPND_SREG) {
-				uint8_t s = sreg_level(in->opnds[k].sreg);
+				uint8_t s = px_sreg_level(in->opnds[k].sreg);
 				if (s > lv) {
 					lv = s;
 					why = -2 - (int32_t)in->opnds[k].sreg;

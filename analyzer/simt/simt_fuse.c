@@ -1317,20 +1317,9 @@ static bool lane_source(const struct px_insn *in)
 	    in->op == PX_OP_MATCH || in->op == PX_OP_ELECT || in->op == PX_OP_UNKNOWN ||
 	    (in->op == PX_OP_LD && in->space == PX_SPACE_LOCAL))
 		return true;
-	for (uint32_t o = 0; o < in->nopnds; o++) {
-		const struct px_operand *x = &in->opnds[o];
-		if (x->kind != PX_OPND_SREG)
-			continue;
-		switch (x->sreg) {
-		case PX_SREG_TID: case PX_SREG_LANEID: case PX_SREG_WARPID: case PX_SREG_SMID:
-		case PX_SREG_LANEMASK_EQ: case PX_SREG_LANEMASK_LE: case PX_SREG_LANEMASK_LT:
-		case PX_SREG_LANEMASK_GE: case PX_SREG_LANEMASK_GT:
-		case PX_SREG_CLOCK: case PX_SREG_CLOCK_HI: case PX_SREG_CLOCK64:
-		case PX_SREG_GLOBALTIMER: case PX_SREG_GLOBALTIMER_LO: case PX_SREG_GLOBALTIMER_HI:
-		case PX_SREG_PM: case PX_SREG_PM64:
-			return true;
-		}
-	}
+	for (uint32_t o = 0; o < in->nopnds; o++)
+		if (in->opnds[o].kind == PX_OPND_SREG && px_sreg_level(in->opnds[o].sreg) != PX_UNI_BLOCK)
+			return true;   /* (%warpid and %smid too: ptxas proves nothing of them) */
 	return false;
 }
 
