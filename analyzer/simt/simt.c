@@ -2851,6 +2851,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	sim_mbar_setup(&s);
 	run(&s);
 	loop_counts(&s);
+	for (uint32_t pc = 0; pc < s.nins; pc++)
+		out->issued += s.ins_issued[pc];
 	out->cycles = s.cycle;
 	out->clock_reads = s.clock_reads;
 	out->clock_span = s.clock_reads >= 2 ? s.clock_last - s.clock_first : 0;
@@ -3003,6 +3005,8 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 		px_json_null(&j);
 	px_json_key(&j, "warp_instructions");
 	px_json_uint(&j, r->warp_insns);
+	px_json_key(&j, "issued_instructions");
+	px_json_uint(&j, r->issued);
 	px_json_key(&j, "loops");
 	px_json_begin_array(&j);
 	for (uint32_t i = 0; i < r->nloops; i++) {

@@ -137,6 +137,11 @@ struct px_simt_result {
 	struct px_simt_violation *viol; uint32_t nviol, capviol;
 	char **notes; uint32_t nnotes, capnotes;   /* unknown values met, policies applied */
 	uint64_t warp_insns, cycles;
+	/* the warp-instructions that took an issue slot (warp_insns less the
+	 * ones the model runs free: folded into another, as ptxas does): what
+	 * the hardware's executed-instruction counter counts, give or take
+	 * the SASS ptxas adds (bench/gpu/simt/icount.sh) */
+	uint64_t issued;
 	/* thread 0's last clock read less its first (%clock, %clock64), what
 	 * a clock64() around the code measures: a read right after a block
 	 * barrier gives the warp's arrival there, not the barrier's release

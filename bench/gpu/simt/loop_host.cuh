@@ -20,10 +20,17 @@ static void *buf, *buf2;   // 64 MiB of zeros each for their inputs and outputs
 
 static long long take(void) { long long h; CK(cudaDeviceSynchronize()); CK(cudaMemcpy(&h, dt, sizeof h, cudaMemcpyDeviceToHost)); return h; }
 
+// the launches at n and at 2n: five (one pair under ncu, icount.sh's
+// -DLOOP_HOST_REPS=1: instruction counts do not need the best of five;
+// the ones not made print as 0)
+#ifndef LOOP_HOST_REPS
+#define LOOP_HOST_REPS 5
+#endif
+
 // nn is the trip count the launch arguments name
 #define MEASURE(label, name, block, n, np, extra, ...) do { \
-	double best = 1e30; long long m1 = -1, m2 = -1, all1[5], all2[5]; \
-	for (int r = 0; r < 5; r++) { \
+	double best = 1e30; long long m1 = -1, m2 = -1, all1[5] = {0}, all2[5] = {0}; \
+	for (int r = 0; r < LOOP_HOST_REPS && r < 5; r++) { \
 		int nn = n; name<<<1, block>>>(__VA_ARGS__); long long a1 = take(); \
 		nn = 2 * n; name<<<1, block>>>(__VA_ARGS__); long long a2 = take(); \
 		double c = (double)(a2 - a1) / n; if (c < best) best = c; \
