@@ -220,6 +220,16 @@ threads, the square root 40% slow at 128, the resampler 35% fast at 512
 (the insertion sort -54% since a local access follows the hardware's
 interleaved layout; the ELLPACK product's 260 KB cycle through a 240 KB
 L1, the double-precision dot product's case).
+The nineteenth set, tests/fixtures/simt/heldout19/ (simt_heldout19.cu,
+helper-written in the twenty-second session: a weighted Jacobi smoother on
+a shared tile, a segmented warp scan by shuffles, Collatz step counts, RGB
+to YUY2, base64 encoding, an SPH density over a cell list, a bfloat16
+axpy, list ranking by pointer jumping; 128 and 512 threads), predicted by
+the model of ab6ecdd (ptxas's convergence regions, LDC) before its first
+measurement on an H200: "held-out 19", median 11.0%, 14 of 16 within 35%,
+12 predicted fast; the Collatz counts 37% and 48% fast (their SASS
+executes 2,270 warp-instructions an iteration where the model issues
+1,350: bench/gpu/simt/icount.sh), list ranking 31% fast at 128 threads.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -274,6 +284,8 @@ HELD_OUT_17 = {'heat1d64_loop', 'bitset_jaccard_loop', 'lstm_cell_loop', 'batchn
                'gcd_loop', 'aos_gather_loop', 'hdot_top2_loop'}
 HELD_OUT_18 = {'horner_rt_loop', 'ellpack_spmv_loop', 'isort8_loop', 'isqrt_loop', 'sha256_loop', 'knn4_loop',
                'polyphase_loop', 'lut3d_loop'}
+HELD_OUT_19 = {'jacobi2d_loop', 'segscan_shfl_loop', 'collatz_loop', 'rgb2yuv_loop', 'base64_loop',
+               'sph_cells_loop', 'bf16_axpy_loop', 'list_rank_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -283,7 +295,7 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 12': 'heldout12/predicted.jsonl', 'held-out 13': 'heldout13/predicted.jsonl',
          'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl',
          'held-out 16': 'heldout16/predicted.jsonl', 'held-out 17': 'heldout17/predicted.jsonl',
-         'held-out 18': 'heldout18/predicted.jsonl'}
+         'held-out 18': 'heldout18/predicted.jsonl', 'held-out 19': 'heldout19/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -304,6 +316,7 @@ SETS = [
     ('heldout16/simt_heldout16.jsonl', 'heldout16/simt_heldout16.sm_90.ptx', HELD_OUT_16, 'held-out 16'),
     ('heldout17/simt_heldout17.jsonl', 'heldout17/simt_heldout17.sm_90.ptx', HELD_OUT_17, 'held-out 17'),
     ('heldout18/simt_heldout18.jsonl', 'heldout18/simt_heldout18.sm_90.ptx', HELD_OUT_18, 'held-out 18'),
+    ('heldout19/simt_heldout19.jsonl', 'heldout19/simt_heldout19.sm_90.ptx', HELD_OUT_19, 'held-out 19'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written

@@ -140,8 +140,11 @@ struct px_simt_result {
 	/* the warp-instructions that took an issue slot (warp_insns less the
 	 * ones the model runs free: folded into another, as ptxas does): what
 	 * the hardware's executed-instruction counter counts, give or take
-	 * the SASS ptxas adds (bench/gpu/simt/icount.sh) */
-	uint64_t issued;
+	 * the SASS ptxas adds (bench/gpu/simt/icount.sh); issue_slots: with
+	 * the cycles an expanded instruction's sequence holds its scheduler
+	 * (the arch table's throughput.idiv_issue...) counted for it, as the
+	 * counter counts the sequence's instructions */
+	uint64_t issued, issue_slots;
 	/* thread 0's last clock read less its first (%clock, %clock64), what
 	 * a clock64() around the code measures: a read right after a block
 	 * barrier gives the warp's arrival there, not the barrier's release

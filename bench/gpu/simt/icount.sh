@@ -1,7 +1,7 @@
 #!/bin/sh
 # icount.sh NAME...: the hardware's count of the warp-instructions each loop
 # of the loop-timing programs bench/gpu/simt/NAME.cu executes, to set against
-# the instructions the simulator issues (tests/icount.py). Each program is
+# the instructions the simulator issues (bench/gpu/simt/icount_compare.py). Each program is
 # built with -DLOOP_HOST_REPS=1 (loop_host.cuh: one launch at n, one at 2n
 # per loop) and run under ncu, which counts per launch the warp-instructions
 # executed (smsp__inst_executed), their active threads

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""icount.py BUILD [FILTER]: the warp-instructions an iteration of each
+"""icount_compare.py BUILD [FILTER]: the warp-instructions an iteration of each
 measured loop executes on the GPU, against the ones `ptxray simt` issues.
 
 The GPU's counts come from bench/gpu/simt/icount.sh (ncu's
 smsp__inst_executed per launch, one launch at n and one at 2n per loop):
-tests/fixtures/simt/icount/PROGRAM_ncu.csv and PROGRAM_icount.jsonl. The
-simulator's are issued_instructions of `ptxray simt --format json` at the
-same n and 2n (the instructions that took an issue slot; the ones the model
-folds into others, as ptxas does, are not counted). Both are taken per warp
+tests/fixtures/simt/icount/PROGRAM.jsonl (bench/gpu/simt/icount_pack.py). The
+simulator's are issue_slots of `ptxray simt --format json` at the same n
+and 2n (the instructions that took an issue slot, an expanded one, such as
+an integer division, counted for the cycles its sequence holds the
+scheduler; the ones the model folds into others, as ptxas does, are not
+counted). Both are taken per warp
 and per iteration: (count(2n) - count(n)) / n / warps. The loops and their
 parameters are tests/check_simt.py's (SETS and PROBES).
 
@@ -16,10 +18,9 @@ predicted fast for that reason alone where it is bound by issue; where it
 waits on memory or latency the count matters less. Prints a line per loop
 (the GPU's count, the model's, their difference, the GPU's average
 active threads per instruction and its count per pipe) and the median absolute
-difference; FILTER keeps the loops whose name contains it. Exits 1 when a
-fixture is malformed."""
+difference; FILTER keeps the loops whose name contains it. Run from the
+repository root: python3 bench/gpu/simt/icount_compare.py build."""
 import concurrent.futures
-import csv
 import json
 import os
 import statistics
@@ -27,7 +28,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
 import check_simt  # noqa: E402
 
 ICOUNT = os.path.join(check_simt.FIX, 'icount')
@@ -38,51 +40,16 @@ def program(ptx):
     return os.path.basename(ptx).split('.')[0]
 
 
-def launches(path):
-    """ncu's CSV: per launch in order, the kernel's name and its metrics."""
-    rows = {}
-    order = []
-    with open(path, newline='') as f:
-        lines = [ln for ln in f if ln.startswith('"')]   # (ncu's own messages start with ==)
-    for r in csv.DictReader(lines):
-        key = r['ID']
-        if key not in rows:
-            rows[key] = {'kernel': r['Kernel Name']}
-            order.append(key)
-        v = r['Metric Value'].replace(',', '')
-        try:
-            rows[key][r['Metric Name']] = float(v)
-        except ValueError:
-            pass
-    return [rows[k] for k in order]
-
-
 def gpu_counts(prog):
-    """{loop label: (instructions, thread-instructions, {metric: count}) per
-    warp and iteration} from the program's fixtures, or None."""
-    csvp = os.path.join(ICOUNT, prog + '_ncu.csv')
-    jp = os.path.join(ICOUNT, prog + '_icount.jsonl')
-    if not (os.path.exists(csvp) and os.path.exists(jp)):
+    """{loop label: {metric: count per warp and iteration}} from the
+    program's packed counts (bench/gpu/simt/icount_pack.py), or None."""
+    path = os.path.join(ICOUNT, prog + '.jsonl')
+    if not os.path.exists(path):
         return None
-    ls = launches(csvp)
     out = {}
-    i = 0
-    for d in map(json.loads, filter(str.strip, open(jp))):
-        if 'loop' not in d:
-            continue
-        # the next two launches of its kernel: n, then 2n
-        pair = []
-        while i < len(ls) and len(pair) < 2:
-            name = ls[i]['kernel']
-            if name.startswith(d['kernel'] + '(') or name == d['kernel']:
-                pair.append(ls[i])
-            i += 1
-        if len(pair) < 2:
-            raise SystemExit('%s: no launches for %s' % (csvp, d['loop']))
+    for d in map(json.loads, filter(str.strip, open(path))):
         warps = (d['block'] + 31) // 32
-        per = {m: (pair[1][m] - pair[0][m]) / d['n'] / warps
-               for m in pair[0] if m != 'kernel' and m in pair[1]}
-        out[d['loop']] = per
+        out[d['loop']] = {m: (c[1] - c[0]) / d['n'] / warps for m, c in d['counts'].items()}
     return out
 
 
@@ -95,7 +62,7 @@ def model_issued(ptxray, d, n):
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise SystemExit('%s: %s' % (' '.join(args), r.stderr))
-    return json.loads(r.stdout)['issued_instructions']
+    return json.loads(r.stdout)['issue_slots']
 
 
 def model_counts(ptxray, d):
@@ -129,13 +96,13 @@ def main():
     diffs = []
     for d, m in zip(ds, model):
         g = gpu[program(d['ptx'])][d['loop']]
-        hw = g.get('smsp__inst_executed.sum', 0)
-        thr = g.get('smsp__thread_inst_executed.sum', 0)
+        hw = g.get('inst_executed', 0)
+        thr = g.get('thread_inst_executed', 0)
         if hw <= 0:
             print('%-28s gpu %8.2f: no instructions an iteration, not compared' % (d['loop'], hw))
             continue
         diffs.append(abs(m - hw) / hw)
-        pipes = ' '.join('%s %.1f' % (k.split('_pipe_')[1].split('.')[0], v)
+        pipes = ' '.join('%s %.1f' % (k.split('_pipe_')[1], v)
                          for k, v in sorted(g.items()) if '_pipe_' in k and v >= 0.5)
         print('%-28s gpu %8.2f model %8.2f  %+6.1f%%  threads/insn %5.1f  %s  [%s]' % (
             d['loop'], hw, m, 100 * (m - hw) / hw, thr / hw, d['set'], pipes))
