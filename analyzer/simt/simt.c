@@ -1046,6 +1046,10 @@ common:;
 		expand_issue(s, sched, s->ex_issue[si->expand]);
 		s->res->issue_slots += s->ex_issue[si->expand] > 1 ? s->ex_issue[si->expand] - 1 : 0;
 	}
+	if (si->slots > 1) {
+		expand_issue(s, sched, si->slots);
+		s->res->issue_slots += si->slots - 1u;
+	}
 	if (si->cp_copy && s->cp_issue > 1) {
 		expand_issue(s, sched, s->cp_issue);
 		s->res->issue_slots += s->cp_issue - 1;
@@ -2804,7 +2808,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
 		si->ct_rare = si->mufu || si->ldc || si->fixup || si->mask_check || si->shbase || si->expand || si->ld_class ||
-		              si->cp_copy || si->fence == 1;
+		              si->cp_copy || si->fence == 1 || si->slots > 1;
 		enum px_opcode op = si->in->op;
 		si->plain = op != PX_OP_BRA && op != PX_OP_RET && op != PX_OP_EXIT && op != PX_OP_BAR &&
 		            op != PX_OP_BARRIER && op != PX_OP_MBARRIER && op != PX_OP_CP;

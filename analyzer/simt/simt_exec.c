@@ -728,9 +728,8 @@ void sim_decode(struct sim *s)
 		 * path, then an IADD3; mul.hi four IMAD.WIDE.U32 of the word
 		 * products and an IMAD.X for a carry, three on the path; mad.lo
 		 * an IMAD more for the addend. (Its 64-bit adds, compares and
-		 * selects are two ALU instructions each in SASS too; charged
-		 * so, 100 of the 270 loops they move went further, rows4_loop
-		 * +8% -> +51%: ptxas keeps many address sums in 32 bits.) */
+		 * selects are two ALU instructions each in SASS too, but not on
+		 * addresses: simt_fuse.c's mark_slots.) */
 		if (si->pipe == P_IMAD && (in->op == PX_OP_MUL || in->op == PX_OP_MAD) && in->ntypes &&
 		    px_type_bits(in->types[0]) == 64 && !(in->mods & PX_MOD_WIDE)) {
 			bool hi = in->mods & PX_MOD_HI;

@@ -143,6 +143,7 @@
  * A free instruction still executes (its values are needed) but takes no
  * scheduler slot, no pipe and no latency of its own: its results are ready
  * when its sources are. The fused consumer keeps its own cost. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "simt_int.h"
@@ -1468,6 +1469,100 @@ static void mark_aggregates(struct sim *s, const struct regrefs *rr)
 	free(v.vote);
 }
 
+/* The instructions that are several in SASS, each taking an issue slot of
+ * its scheduler (sim_insn.slots; simt.c's commit_timing holds the
+ * scheduler's pipes so long): a 64-bit integer add, sub, shift, logic
+ * operation, min/max, compare or select is a pair of 32-bit ones (IADD3 +
+ * IADD3.X, SHF + SHF, LOP3 + LOP3, ISETP + ISETP.EX, SEL + SEL), also twice
+ * its pipe's time, except on addresses, which ptxas keeps as a 64-bit base
+ * and 32-bit offsets (charging those too put 100 of 270 loops further,
+ * rows4_loop +8% -> +51%); a 64-bit multiply its IMADs (sim_insn.split);
+ * 64-bit popc/clz/brev/bfind two; a non-.ftz MUFU its range fix-up (FSETP,
+ * FMUL, MUFU, FMUL). The addresses: the registers a memory access or cvta
+ * reads as one, and the sources of the add, sub, mov and cvta that define
+ * them. ncu's executed instructions (bench/gpu/simt/icount.sh) for 1273
+ * loops: the model's count off by 13.9% at the median before, 12.8% with
+ * this; collatz_loop/512 -48% -> -30%, montgomery_loop -27%/-20% ->
+ * -20%/-16%, bm_option_loop/512 -20% -> -12%, nbody_loop/512 -24% -> -16%;
+ * 37 loops moved, 27 closer (lo_sh/256 +20% -> -54%, a lock's order;
+ * sfu_loop/256 +0% -> -14%). */
+static bool int64_pair_op(const struct px_insn *in)
+{
+	switch (in->op) {
+	case PX_OP_ADD: case PX_OP_SUB: case PX_OP_SHL: case PX_OP_SHR: case PX_OP_AND: case PX_OP_OR:
+	case PX_OP_XOR: case PX_OP_NOT: case PX_OP_NEG: case PX_OP_MIN: case PX_OP_MAX: case PX_OP_SELP:
+	case PX_OP_SETP:
+		return in->ntypes && px_type_bits(in->types[0]) == 64 && px_type_kind(in->types[0]) != 'f';
+	default:
+		return false;
+	}
+}
+
+static void mark_slots(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	uint8_t *addr = xcalloc(f->nregs + 1, 1);
+	int32_t *stack = xmalloc((f->nregs + 1) * sizeof *stack);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		unsigned fl = px_opcode_flags(in->op);
+		bool mem = (fl & (PX_OPF_LOAD | PX_OPF_STORE | PX_OPF_ATOMIC)) || in->op == PX_OP_CVTA;
+		if (!mem)
+			continue;
+		for (uint32_t k = 0; k < in->nopnds; k++) {
+			int32_t r = in->opnds[k].kind == PX_OPND_ADDR ? in->opnds[k].reg
+			          : in->op == PX_OP_CVTA && in->opnds[k].kind == PX_OPND_REG ? in->opnds[k].reg : -1;
+			if (r >= 0 && (uint32_t)r < f->nregs && !addr[r]) {
+				addr[r] = 1;
+				stack[n++] = r;
+			}
+		}
+	}
+	while (n) {
+		int32_t r = stack[--n];
+		for (uint32_t k = rr->dstart[r]; k < rr->dstart[r + 1]; k++) {
+			const struct px_insn *d = &f->insns[rr->dlist[k]];
+			if (d->op != PX_OP_ADD && d->op != PX_OP_SUB && d->op != PX_OP_MOV && d->op != PX_OP_CVTA)
+				continue;
+			uint32_t nu;
+			const int32_t *u = px_func_uses(f, rr->dlist[k], &nu);
+			for (uint32_t q = 0; q < nu; q++)
+				if (!addr[u[q]]) {
+					addr[u[q]] = 1;
+					stack[n++] = u[q];
+				}
+		}
+	}
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		struct sim_insn *si = &s->ins[i];
+		if (si->free)
+			continue;
+		if (si->split)
+			si->slots = (uint8_t)(si->split + si->split_wide);
+		if (si->bits64)
+			si->slots = 2;
+		if (si->fixup)
+			si->slots = 4;
+		if (int64_pair_op(in)) {
+			bool a = false;
+			uint32_t nu;
+			const int32_t *u = px_func_uses(f, i, &nu);
+			for (uint32_t q = 0; q < nu; q++)
+				a |= addr[u[q]];
+			int32_t d = single_def(f, i);
+			a |= d >= 0 && addr[d];
+			if (!a) {
+				si->slots = 2;
+				si->bits64 = 1;   /* (twice the pipe's time: sim_exec) */
+			}
+		}
+	}
+	free(stack);
+	free(addr);
+}
+
 void sim_mark_free(struct sim *s)
 {
 	const struct px_func *f = s->f;
@@ -1627,6 +1722,7 @@ void sim_mark_free(struct sim *s)
 	mark_shared_bases(s);   /* (after the hoisting, which it undoes for its movs) */
 	mark_mask_checks(s, &rr);
 	mark_reunrolled(s, &rr);   /* (reads free, hoisted and expand) */
+	mark_slots(s, &rr);   /* (reads free, split, bits64, fixup) */
 #undef NUSE
 #undef NDEF
 	regrefs_free(&rr);
