@@ -1347,6 +1347,13 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 				r += s->redirect * branch_waiters(s, w, sched);
 			sim_hold(w, r, PX_STALL_BRANCH);
 		}
+		if (taken == active && si->skip_slots > 1) {
+			/* ptxas's predicated region, every lane's predicate off:
+			 * its instructions issue all the same (the branch's own
+			 * slot one of them) */
+			expand_issue(s, sched, si->skip_slots);
+			s->res->issue_slots += si->skip_slots - 1u;
+		}
 		if (taken == active) {
 			next = si->target;
 		} else if (taken) {

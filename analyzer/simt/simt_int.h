@@ -298,6 +298,9 @@ struct sim_insn {
 	/* the SASS instructions it becomes, each taking an issue slot of its
 	 * scheduler (simt_fuse.c's mark_slots); 0 or 1: one */
 	uint8_t slots;
+	/* an if-converted branch (ifconv): the issue slots of its region,
+	 * which SASS issues predicated off when every lane skips it */
+	uint8_t skip_slots;
 	uint8_t mbar;      /* enum sim_mb: an mbarrier operation (simt_mbar.c), 0 none */
 	uint8_t mbar_fl;   /* its MBF_* forms */
 	bool plain;        /* none of the opcodes issue() handles apart (bra, ret, exit, bar, barrier, mbarrier, cp) */
