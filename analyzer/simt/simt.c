@@ -914,11 +914,16 @@ static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uin
 }
 
 /* Scheduler sched issues the rest of an expanded instruction's sequence
- * (enum sim_expand) for n cycles from now: its own pipes are busy so
- * long (the SM-wide MIO and LSU are not: no other warp of the scheduler
- * could issue to them either, but a lookahead load of its own goes on). */
+ * (enum sim_expand), or of the SASS a PTX instruction becomes
+ * (sim_insn.slots, skip_slots), n slots in all, for n cycles from now: its
+ * own pipes are busy so long (the SM-wide MIO and LSU are not: no other
+ * warp of the scheduler could issue to them either, but a lookahead load
+ * of its own goes on); the n - 1 beyond the instruction's own count in
+ * issue_slots. */
 static void expand_issue(struct sim *s, unsigned sched, uint64_t n)
 {
+	if (n > 1)
+		s->res->issue_slots += n - 1;
 	uint64_t until = s->cycle + n;
 	for (unsigned p = 0; p < P_COUNT; p++)
 		if (p != P_SHARED && p != P_SHFL && p != P_GLOBAL && s->pipe_free[sched][p] < until)
@@ -1042,18 +1047,12 @@ common:;
 	}
 	if (!si->ct_rare)
 		return;
-	if (si->expand && s->ex_lat[si->expand] > 0) {
+	if (si->expand && s->ex_lat[si->expand] > 0)
 		expand_issue(s, sched, s->ex_issue[si->expand]);
-		s->res->issue_slots += s->ex_issue[si->expand] > 1 ? s->ex_issue[si->expand] - 1 : 0;
-	}
-	if (si->slots > 1) {
+	if (si->slots > 1)
 		expand_issue(s, sched, si->slots);
-		s->res->issue_slots += si->slots - 1u;
-	}
-	if (si->cp_copy && s->cp_issue > 1) {
+	if (si->cp_copy && s->cp_issue > 1)
 		expand_issue(s, sched, s->cp_issue);
-		s->res->issue_slots += s->cp_issue - 1;
-	}
 }
 
 /* Runs instruction pc of warp w as a free one (simt_fuse.c): its values
@@ -1352,7 +1351,6 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			 * its instructions issue all the same (the branch's own
 			 * slot one of them) */
 			expand_issue(s, sched, si->skip_slots);
-			s->res->issue_slots += si->skip_slots - 1u;
 		}
 		if (taken == active) {
 			next = si->target;
