@@ -810,7 +810,9 @@ def l2_state(d):
     return 'cold' if d['kernel'] in COLD or '_cold/' in d['loop'] else 'warm'
 
 
-def simulate(ptxray, d, n):
+def simt_json(ptxray, d, n):
+    """`ptxray simt --format json` of loop d at n iterations (a fixture
+    line with its ptx), as the measuring program launched it."""
     args = [ptxray, 'simt', os.path.join(FIX, d['ptx']), '--kernel', d['kernel'],
             '--block', str(d['block']), '--param', '%d=%d' % (d['n_param'], n), '--format', 'json',
             '--l2', l2_state(d)]
@@ -822,6 +824,11 @@ def simulate(ptxray, d, n):
     j = json.loads(r.stdout)
     if not j['completed']:
         raise SystemExit('%s: the simulation stopped early' % ' '.join(args))
+    return j
+
+
+def simulate(ptxray, d, n):
+    j = simt_json(ptxray, d, n)
     # what the programs measure: thread 0's clock64() after the barrier
     # that ends the loop less its clock64() after the one before it, each
     # read when its warp arrives (clock_span); the block's end otherwise
@@ -835,6 +842,22 @@ def measured(d):
     return d['cycles_per_iteration']
 
 
+def measured_loops():
+    """Every measured loop's fixture line, with the PTX it was measured
+    from (ptx), its held-out set's name or None (set) and, for a probe's,
+    the probe's name (probe)."""
+    ds = []
+    for fixture, ptx, held, set_name in SETS:
+        for d in map(json.loads, open(os.path.join(FIX, fixture))):
+            if 'loop' in d:
+                ds.append(dict(d, ptx=ptx, set=set_name if d['kernel'] in held else None))
+    for fixture, ptx, probe in PROBES:
+        for d in map(json.loads, open(os.path.join(FIX, fixture))):
+            if 'loop' in d:
+                ds.append(dict(d, ptx=ptx, set=None, probe=probe))
+    return ds
+
+
 def predict(ptxray, d):
     return (simulate(ptxray, d, 2 * d['n']) - simulate(ptxray, d, d['n'])) / d['n']
 
@@ -843,20 +866,7 @@ def main():
     build = sys.argv[1] if len(sys.argv) > 1 else 'build'
     ptxray = os.path.join(build, 'ptxray')
     errs = []
-    ds = []
-    for fixture, ptx, held, set_name in SETS:
-        for d in map(json.loads, open(os.path.join(FIX, fixture))):
-            if 'loop' in d:
-                d['ptx'] = ptx
-                d['set'] = set_name if d['kernel'] in held else None
-                ds.append(d)
-    for fixture, ptx, probe in PROBES:
-        for d in map(json.loads, open(os.path.join(FIX, fixture))):
-            if 'loop' in d:
-                d['ptx'] = ptx
-                d['set'] = None
-                d['probe'] = probe
-                ds.append(d)
+    ds = measured_loops()
     # a loop whose thread 0 does none of the work times nothing (bx_probe's
     # bx_poll: warp 0 skips the loop, and thread 0's clock after the
     # barrier is its own arrival): no error to take

@@ -1,12 +1,14 @@
 #!/bin/sh
 # icount.sh NAME...: the hardware's count of the warp-instructions each loop
-# of the loop-timing programs bench/gpu/simt/NAME.cu executes, to set against
-# the instructions the simulator issues (bench/gpu/simt/icount_compare.py). Each program is
-# built with -DLOOP_HOST_REPS=1 (loop_host.cuh: one launch at n, one at 2n
-# per loop) and run under ncu, which counts per launch the warp-instructions
-# executed (smsp__inst_executed), their active threads
-# (smsp__thread_inst_executed) and, where this ncu has them, the threads
-# whose predicate let them run and the instructions of each pipe; (count(2n) - count(n)) / n is an iteration's.
+# of the loop-timing programs bench/gpu/simt/NAME.cu executes, to set
+# against the instructions the simulator issues
+# (bench/gpu/simt/icount_compare.py). Each program is built with
+# -DLOOP_HOST_REPS=1 (loop_host.cuh: one launch at n, one at 2n per loop)
+# and run under ncu, which counts per launch the warp-instructions executed
+# (smsp__inst_executed), their active threads (smsp__thread_inst_executed)
+# and, where this ncu has them, the threads whose predicate let them run
+# and the instructions of each pipe; (count(2n) - count(n)) / n is an
+# iteration's.
 # Writes $OUT/NAME_ncu.csv (ncu's CSV, a row per launch and metric) and
 # $OUT/NAME_icount.jsonl (the program's fixture lines, in launch order).
 # The programs are built in parallel first. Run from the repository root

@@ -24,7 +24,6 @@ import concurrent.futures
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,22 +52,10 @@ def gpu_counts(prog):
     return out
 
 
-def model_issued(ptxray, d, n):
-    args = [ptxray, 'simt', os.path.join(check_simt.FIX, d['ptx']), '--kernel', d['kernel'],
-            '--block', str(d['block']), '--param', '%d=%d' % (d['n_param'], n), '--format', 'json',
-            '--l2', check_simt.l2_state(d)]
-    for p in filter(None, d.get('params', '').split(',')):
-        args += ['--param', p]
-    r = subprocess.run(args, capture_output=True, text=True)
-    if r.returncode not in (0, 1):
-        raise SystemExit('%s: %s' % (' '.join(args), r.stderr))
-    return json.loads(r.stdout)['issue_slots']
-
-
 def model_counts(ptxray, d):
     """The model's issued instructions per warp and iteration."""
-    a = model_issued(ptxray, d, d['n'])
-    b = model_issued(ptxray, d, 2 * d['n'])
+    a = check_simt.simt_json(ptxray, d, d['n'])['issue_slots']
+    b = check_simt.simt_json(ptxray, d, 2 * d['n'])['issue_slots']
     return (b - a) / d['n'] / ((d['block'] + 31) // 32)
 
 
@@ -76,15 +63,7 @@ def main():
     build = sys.argv[1] if len(sys.argv) > 1 else 'build'
     filt = sys.argv[2] if len(sys.argv) > 2 else ''
     ptxray = os.path.join(build, 'ptxray')
-    ds = []
-    for fixture, ptx, held, set_name in check_simt.SETS:
-        for d in map(json.loads, open(os.path.join(check_simt.FIX, fixture))):
-            if 'loop' in d and filt in d['loop']:
-                ds.append(dict(d, ptx=ptx, set=set_name if d['kernel'] in held else ''))
-    for fixture, ptx, probe in check_simt.PROBES:
-        for d in map(json.loads, open(os.path.join(check_simt.FIX, fixture))):
-            if 'loop' in d and filt in d['loop']:
-                ds.append(dict(d, ptx=ptx, set=probe))
+    ds = [d for d in check_simt.measured_loops() if filt in d['loop']]
     gpu = {}
     for d in ds:
         prog = program(d['ptx'])
@@ -105,7 +84,7 @@ def main():
         pipes = ' '.join('%s %.1f' % (k.split('_pipe_')[1], v)
                          for k, v in sorted(g.items()) if '_pipe_' in k and v >= 0.5)
         print('%-28s gpu %8.2f model %8.2f  %+6.1f%%  threads/insn %5.1f  %s  [%s]' % (
-            d['loop'], hw, m, 100 * (m - hw) / hw, thr / hw, d['set'], pipes))
+            d['loop'], hw, m, 100 * (m - hw) / hw, thr / hw, d['set'] or d.get('probe', ''), pipes))
     if diffs:
         print('%d loops: median absolute difference %.1f%%, %d within 10%%' % (
             len(diffs), 100 * statistics.median(diffs), sum(x <= 0.10 for x in diffs)))
