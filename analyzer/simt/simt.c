@@ -395,6 +395,8 @@ static void free_sim(struct sim *s)
 	free(s->sel_parent);
 	free(s->lr);
 	free(s->loop_issued);
+	free(s->loop_slots);
+	free(s->ins_slots);
 	free(s->loop_lanes);
 	free(s->ins_issued);
 	free(s->ins_lanes);
@@ -915,19 +917,52 @@ static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uin
 
 /* Scheduler sched issues the rest of an expanded instruction's sequence
  * (enum sim_expand), or of the SASS a PTX instruction becomes
- * (sim_insn.slots, skip_slots), n slots in all, for n cycles from now: its
- * own pipes are busy so long (the SM-wide MIO and LSU are not: no other
- * warp of the scheduler could issue to them either, but a lookahead load
- * of its own goes on); the n - 1 beyond the instruction's own count in
- * issue_slots. */
-static void expand_issue(struct sim *s, unsigned sched, uint64_t n)
+ * (sim_insn.slots, skip_slots, convergence_slots), n slots in all, for n
+ * cycles from now: its own pipes are busy so long (the SM-wide MIO and LSU
+ * are not: no other warp of the scheduler could issue to them either, but
+ * a lookahead load of its own goes on); the n - 1 beyond instruction pc's
+ * own count in ins_slots. */
+static void expand_issue(struct sim *s, unsigned sched, uint32_t pc, uint64_t n)
 {
 	if (n > 1)
-		s->res->issue_slots += n - 1;
+		s->ins_slots[pc] += n - 1;
 	uint64_t until = s->cycle + n;
 	for (unsigned p = 0; p < P_COUNT; p++)
 		if (p != P_SHARED && p != P_SHFL && p != P_GLOBAL && s->pipe_free[sched][p] < until)
 			s->pipe_free[sched][p] = until;
+}
+
+/* The issue slots of branch si's convergence region (sim_insn.bssy), in
+ * block b, that warp w's lanes active took (taken of them): BSSY before
+ * it and a BSYNC for each group of lanes that reaches the point where
+ * the paths rejoin, one when the warp goes one way, two when it splits
+ * (ncu counts them on the CBU pipe: bssy_probe's bs_one_skip, 5
+ * instructions an iteration where the PTX has 3). A loop's region
+ * (BSSY_EXIT) is around the whole loop: its BSSY and BSYNC when the warp
+ * leaves together, a BSYNC for a group that leaves before the rest,
+ * counted with the instruction the lanes leave to (outside the loop, as
+ * the region's BSYNC is). Issued at the branch, where the scheduler
+ * issues the BSSY. */
+static void convergence_slots(struct sim *s, unsigned sched, const struct sim_insn *si, uint32_t b,
+                              uint32_t taken, uint32_t active)
+{
+	uint32_t pc = (uint32_t)(si - s->ins), at = pc;
+	uint64_t n = 0;
+	bool split = taken && taken != active;
+	if (si->bssy == BSSY_BRANCH) {
+		n = split ? 3 : 2;
+	} else {
+		const struct px_loop *lp = &s->f->loops[s->f->blocks[b].loop];
+		bool t_out = si->target < s->nins && !sim_loop_has_block(lp, s->ins[si->target].in->block);
+		bool f_out = pc + 1 < s->nins && !sim_loop_has_block(lp, s->ins[pc + 1].in->block);
+		at = t_out ? si->target : pc + 1;
+		if (split)
+			n = t_out || f_out ? 1 : 0;
+		else if (taken ? t_out : f_out)
+			n = 2;
+	}
+	if (n)
+		expand_issue(s, sched, at, n + 1);
 }
 
 /* The SM-wide units' free cycles (mio_free, mio_sp_free, lsu_free)
@@ -1047,12 +1082,13 @@ common:;
 	}
 	if (!si->ct_rare)
 		return;
+	uint32_t pc = (uint32_t)(si - s->ins);
 	if (si->expand && s->ex_lat[si->expand] > 0)
-		expand_issue(s, sched, s->ex_issue[si->expand]);
+		expand_issue(s, sched, pc, s->ex_issue[si->expand]);
 	if (si->slots > 1)
-		expand_issue(s, sched, si->slots);
+		expand_issue(s, sched, pc, si->slots);
 	if (si->cp_copy && s->cp_issue > 1)
-		expand_issue(s, sched, s->cp_issue);
+		expand_issue(s, sched, pc, s->cp_issue);
 }
 
 /* Runs instruction pc of warp w as a free one (simt_fuse.c): its values
@@ -1123,14 +1159,15 @@ SIM_HOT void count_issue(struct sim *s, uint32_t pc, uint32_t active)
 	s->ins_lanes[pc] += active == 0xffffffffu ? 32 : sim_popcount(active);
 }
 
-/* Fills loop_issued and loop_lanes from the instructions' counts: each
- * instruction's go to the selected loops around it (block_loop, then
- * sel_parent). */
+/* Fills loop_issued, loop_slots and loop_lanes from the instructions'
+ * counts: each instruction's go to the selected loops around it
+ * (block_loop, then sel_parent). */
 static void loop_counts(struct sim *s)
 {
 	for (uint32_t pc = 0; pc < s->nins; pc++)
 		for (int32_t l = s->block_loop[s->ins[pc].in->block]; l >= 0; l = s->sel_parent[l]) {
 			s->loop_issued[l] += s->ins_issued[pc];
+			s->loop_slots[l] += s->ins_issued[pc] + s->ins_slots[pc];
 			s->loop_lanes[l] += s->ins_lanes[pc];
 		}
 }
@@ -1346,11 +1383,13 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 				r += s->redirect * branch_waiters(s, w, sched);
 			sim_hold(w, r, PX_STALL_BRANCH);
 		}
+		if (si->bssy)
+			convergence_slots(s, sched, si, b, taken, active);
 		if (taken == active && si->skip_slots > 1) {
 			/* ptxas's predicated region, every lane's predicate off:
 			 * its instructions issue all the same (the branch's own
 			 * slot one of them) */
-			expand_issue(s, sched, si->skip_slots);
+			expand_issue(s, sched, pc, si->skip_slots);
 		}
 		if (taken == active) {
 			next = si->target;
@@ -2859,14 +2898,17 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.loop_issued = xcalloc(f->nloops + 1, sizeof *s.loop_issued);
 	s.loop_lanes = xcalloc(f->nloops + 1, sizeof *s.loop_lanes);
 	s.ins_issued = xcalloc(s.nins + 1, sizeof *s.ins_issued);
+	s.ins_slots = xcalloc(s.nins + 1, sizeof *s.ins_slots);
+	s.loop_slots = xcalloc(f->nloops + 1, sizeof *s.loop_slots);
 	s.ins_lanes = xcalloc(s.nins + 1, sizeof *s.ins_lanes);
 	s.loop_cycles = xcalloc(f->nloops + 1, sizeof *s.loop_cycles);
 	sim_mbar_setup(&s);
 	run(&s);
 	loop_counts(&s);
-	for (uint32_t pc = 0; pc < s.nins; pc++)
+	for (uint32_t pc = 0; pc < s.nins; pc++) {
 		out->issued += s.ins_issued[pc];
-	out->issue_slots += out->issued;
+		out->issue_slots += s.ins_issued[pc] + s.ins_slots[pc];
+	}
 	out->cycles = s.cycle;
 	out->clock_reads = s.clock_reads;
 	out->clock_span = s.clock_reads >= 2 ? s.clock_last - s.clock_first : 0;
@@ -2916,6 +2958,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		r->cycles = (double)s.loop_cycles[l];
 		r->cycles_per_iteration = r->iterations > 0 ? r->cycles / r->iterations : 0;
 		r->issued_per_iteration = hdr ? (double)s.loop_issued[l] / (double)hdr : 0;
+		r->issue_slots_per_iteration = hdr ? (double)s.loop_slots[l] / (double)hdr : 0;
 		r->simt_efficiency = s.loop_issued[l] ? (double)s.loop_lanes[l] / (32.0 * (double)s.loop_issued[l]) : 0;
 	}
 	for (uint32_t i = 0; i < out->nviol; i++) {
@@ -3040,6 +3083,8 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 		px_json_double(&j, l->cycles_per_iteration);
 		px_json_key(&j, "issued_per_iteration");
 		px_json_double(&j, l->issued_per_iteration);
+		px_json_key(&j, "issue_slots_per_iteration");
+		px_json_double(&j, l->issue_slots_per_iteration);
 		px_json_key(&j, "simt_efficiency");
 		px_json_double(&j, l->simt_efficiency);
 		px_json_key(&j, "stalls");
@@ -3137,9 +3182,11 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 		px_buf_printf(out, "  loop at line %u", l->line);
 		if (l->source_file)
 			px_buf_printf(out, " (%s:%u)", l->source_file, l->loc_line);
-		px_buf_printf(out, ": %.1f iterations, %.1f cycles/iteration, %.1f issued/iteration per warp, "
-		              "simt efficiency %.2f\n", l->iterations, l->cycles_per_iteration,
-		              l->issued_per_iteration, l->simt_efficiency);
+		px_buf_printf(out, ": %.1f iterations, %.1f cycles/iteration, %.1f issued/iteration per warp",
+		              l->iterations, l->cycles_per_iteration, l->issued_per_iteration);
+		if (l->issue_slots_per_iteration - l->issued_per_iteration >= 0.05)
+			px_buf_printf(out, " (%.1f issue slots)", l->issue_slots_per_iteration);
+		px_buf_printf(out, ", simt efficiency %.2f\n", l->simt_efficiency);
 		uint64_t tot = 0;
 		for (unsigned k = 0; k < PX_STALL_COUNT; k++)
 			tot += l->stalls[k];

@@ -87,6 +87,9 @@ struct px_simt_loop {
 	double iterations;            /* header executions per warp that entered (mean) */
 	double cycles;                /* cycles with at least one warp inside */
 	double cycles_per_iteration, issued_per_iteration, simt_efficiency;
+	/* issued_per_iteration with the SASS instructions beyond one that an
+	 * instruction takes (px_simt_result.issue_slots) */
+	double issue_slots_per_iteration;
 	uint64_t stalls[PX_STALL_COUNT];
 };
 

@@ -987,7 +987,8 @@ static void mark_expansions(struct sim *s, const struct regrefs *rr)
  * switch's three). A loop left on such a predicate has its region around
  * the whole loop (bar_probe's bs_up, an inner loop of a warp's own trip
  * count: BSSY before it, BSYNC after): a warp pays it when it leaves the
- * loop (BSSY_EXIT). */
+ * loop (BSSY_EXIT). BSSY and each BSYNC take an issue slot as well
+ * (simt.c's convergence_slots). */
 static void mark_convergence(struct sim *s)
 {
 	const struct px_func *f = s->f;

@@ -284,7 +284,8 @@ struct sim_insn {
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
 	bool reunroll;     /* the back edge of a loop ptxas unrolls again by 4 (simt_fuse.c's mark_reunrolled) */
 	uint8_t bssy;      /* enum sim_bssy: a conditional branch ptxas gives a convergence region, BSSY
-	                    * and BSYNC (simt_fuse.c's mark_convergence): sim.bssy_lat more */
+	                    * and BSYNC (simt_fuse.c's mark_convergence): sim.bssy_lat more, and their
+	                    * issue slots (simt.c's convergence_slots) */
 	bool cp_wait;      /* cp.async.wait_group / wait_all: issue_early looks no further (simt_exec.c's exec_cp) */
 	bool cp_copy;      /* a cp.async copy: sim.cp_issue issue slots (LDGSTS and ptxas's padding) */
 	bool mma64;        /* P_TENSOR: an f64 mma (sim.mma64_lat, mma64_occ) */
@@ -803,6 +804,8 @@ struct sim {
 	struct px_simt_loop *lr;  /* per loop (f->nloops) */
 	uint64_t *loop_issued, *loop_lanes, *loop_first, *loop_last, *loop_busy_until;
 	uint64_t *ins_issued, *ins_lanes;   /* per instruction: warp-instructions issued, their active lanes (count_issue) */
+	uint64_t *ins_slots;                /* per instruction: issue slots beyond one per issue (expand_issue) */
+	uint64_t *loop_slots;               /* per loop: issue slots, ins_issued and ins_slots (loop_counts) */
 	uint64_t *loop_cycles;
 	/* unknown-value notes, once per instruction */
 	uint8_t *noted;
