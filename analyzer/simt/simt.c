@@ -62,6 +62,24 @@ const char *px_simt_stall_name(unsigned s)
 	return s < PX_COUNTOF(n) ? n[s] : "?";
 }
 
+const char *px_simt_pipe_name(unsigned p)
+{
+	static const char *const n[] = {
+#define X(e, s, d) s,
+		PX_SIMT_PIPES(X)
+#undef X
+	};
+	return p < PX_COUNTOF(n) ? n[p] : "?";
+}
+/* (the model's pipes, enum sim_pipe, are the first of px_simt_pipe's) */
+_Static_assert((int)P_ALU == (int)PX_PIPE_ALU && (int)P_IMAD == (int)PX_PIPE_IMAD &&
+               (int)P_FP32 == (int)PX_PIPE_FP32 && (int)P_FP64 == (int)PX_PIPE_FP64 &&
+               (int)P_SFU == (int)PX_PIPE_SFU && (int)P_SHARED == (int)PX_PIPE_SHARED &&
+               (int)P_GLOBAL == (int)PX_PIPE_GLOBAL && (int)P_SHFL == (int)PX_PIPE_SHFL &&
+               (int)P_BAR == (int)PX_PIPE_BARRIER && (int)P_BRANCH == (int)PX_PIPE_BRANCH &&
+               (int)P_TENSOR == (int)PX_PIPE_TENSOR && (int)P_COUNT == (int)PX_PIPE_CONVERGENCE,
+               "enum sim_pipe and enum px_simt_pipe agree");
+
 const char *px_simt_kind_name(unsigned k)
 {
 	static const char *const n[] = {
@@ -396,7 +414,9 @@ static void free_sim(struct sim *s)
 	free(s->lr);
 	free(s->loop_issued);
 	free(s->loop_slots);
+	free(s->loop_pipe);
 	free(s->ins_slots);
+	free(s->ins_conv);
 	free(s->loop_lanes);
 	free(s->ins_issued);
 	free(s->ins_lanes);
@@ -915,21 +935,26 @@ static uint32_t branch_taken(struct sim *s, struct sim_warp *w, uint32_t pc, uin
 	return taken | (take ? unk : 0);
 }
 
-/* Scheduler sched issues the rest of an expanded instruction's sequence
- * (enum sim_expand), or of the SASS a PTX instruction becomes
- * (sim_insn.slots, skip_slots, convergence_slots), n slots in all, for n
- * cycles from now: its own pipes are busy so long (the SM-wide MIO and LSU
- * are not: no other warp of the scheduler could issue to them either, but
- * a lookahead load of its own goes on); the n - 1 beyond instruction pc's
- * own count in ins_slots. */
-static void expand_issue(struct sim *s, unsigned sched, uint32_t pc, uint64_t n)
+/* Scheduler sched's own pipes are busy for n cycles from now (the SM-wide
+ * MIO and LSU are not: no other warp of the scheduler could issue to
+ * them either, but a lookahead load of its own goes on). */
+static void sched_hold(struct sim *s, unsigned sched, uint64_t n)
 {
-	if (n > 1)
-		s->ins_slots[pc] += n - 1;
 	uint64_t until = s->cycle + n;
 	for (unsigned p = 0; p < P_COUNT; p++)
 		if (p != P_SHARED && p != P_SHFL && p != P_GLOBAL && s->pipe_free[sched][p] < until)
 			s->pipe_free[sched][p] = until;
+}
+
+/* Scheduler sched issues the rest of an expanded instruction's sequence
+ * (enum sim_expand), or of the SASS a PTX instruction becomes
+ * (sim_insn.slots, skip_slots), n slots in all, for n cycles from now
+ * (sched_hold); the n - 1 beyond instruction pc's own count in ins_slots. */
+static void expand_issue(struct sim *s, unsigned sched, uint32_t pc, uint64_t n)
+{
+	if (n > 1)
+		s->ins_slots[pc] += n - 1;
+	sched_hold(s, sched, n);
 }
 
 /* The issue slots of branch si's convergence region (sim_insn.bssy), in
@@ -961,8 +986,10 @@ static void convergence_slots(struct sim *s, unsigned sched, const struct sim_in
 		else if (taken ? t_out : f_out)
 			n = 2;
 	}
-	if (n)
-		expand_issue(s, sched, at, n + 1);
+	if (n) {
+		s->ins_conv[at] += n;
+		sched_hold(s, sched, n + 1);
+	}
 }
 
 /* The SM-wide units' free cycles (mio_free, mio_sp_free, lsu_free)
@@ -1159,6 +1186,38 @@ SIM_HOT void count_issue(struct sim *s, uint32_t pc, uint32_t active)
 	s->ins_lanes[pc] += active == 0xffffffffu ? 32 : sim_popcount(active);
 }
 
+/* Adds instruction pc's issue slots to out by pipe (enum px_simt_pipe):
+ * its own and those beyond one per issue (ins_slots) on its pipe, but a
+ * MUFU's range fix-up's three (sim_insn.fixup) on the ALU (FSETP) and the
+ * FP32 pipe (two FMULs), and the predicated region an if-converted branch
+ * stands for when every lane skips it (skip_slots) on the region's
+ * instructions' pipes; the convergence barrier's (ins_conv). */
+static void pipe_counts(const struct sim *s, uint32_t pc, uint64_t *out)
+{
+	const struct sim_insn *si = &s->ins[pc];
+	uint64_t own = s->ins_issued[pc], extra = s->ins_slots[pc];
+	out[PX_PIPE_CONVERGENCE] += s->ins_conv[pc];
+	if (si->fixup && extra) {
+		out[PX_PIPE_ALU] += extra / 3;
+		out[PX_PIPE_FP32] += extra - extra / 3;
+		extra = 0;
+	} else if (si->ifconv && si->skip_slots > 1 && extra) {
+		/* k skips, each the branch's issue and skip_slots - 1 more:
+		 * the region's instructions' slots (skip_slots, unless capped) */
+		uint64_t k = extra / (si->skip_slots - 1u), n = 0;
+		for (uint32_t j = pc + 1; j < si->target && j < s->nins; j++)
+			n += s->ins[j].free ? 0 : s->ins[j].slots > 1 ? s->ins[j].slots : 1u;
+		if (n == si->skip_slots && k <= own) {
+			for (uint32_t j = pc + 1; j < si->target && j < s->nins; j++)
+				if (!s->ins[j].free)
+					out[s->ins[j].pipe] += k * (s->ins[j].slots > 1 ? s->ins[j].slots : 1u);
+			own -= k;
+			extra = 0;
+		}
+	}
+	out[si->pipe] += own + extra;
+}
+
 /* Fills loop_issued, loop_slots and loop_lanes from the instructions'
  * counts: each instruction's go to the selected loops around it
  * (block_loop, then sel_parent). */
@@ -1166,9 +1225,11 @@ static void loop_counts(struct sim *s)
 {
 	for (uint32_t pc = 0; pc < s->nins; pc++)
 		for (int32_t l = s->block_loop[s->ins[pc].in->block]; l >= 0; l = s->sel_parent[l]) {
+			uint64_t own = s->ins_issued[pc] + s->ins_slots[pc];
 			s->loop_issued[l] += s->ins_issued[pc];
-			s->loop_slots[l] += s->ins_issued[pc] + s->ins_slots[pc];
+			s->loop_slots[l] += own + s->ins_conv[pc];
 			s->loop_lanes[l] += s->ins_lanes[pc];
+			pipe_counts(s, pc, &s->loop_pipe[(size_t)l * PX_PIPE_COUNT]);
 		}
 }
 
@@ -2899,7 +2960,9 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.loop_lanes = xcalloc(f->nloops + 1, sizeof *s.loop_lanes);
 	s.ins_issued = xcalloc(s.nins + 1, sizeof *s.ins_issued);
 	s.ins_slots = xcalloc(s.nins + 1, sizeof *s.ins_slots);
+	s.ins_conv = xcalloc(s.nins + 1, sizeof *s.ins_conv);
 	s.loop_slots = xcalloc(f->nloops + 1, sizeof *s.loop_slots);
+	s.loop_pipe = xcalloc((size_t)(f->nloops + 1) * PX_PIPE_COUNT, sizeof *s.loop_pipe);
 	s.ins_lanes = xcalloc(s.nins + 1, sizeof *s.ins_lanes);
 	s.loop_cycles = xcalloc(f->nloops + 1, sizeof *s.loop_cycles);
 	sim_mbar_setup(&s);
@@ -2907,7 +2970,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	loop_counts(&s);
 	for (uint32_t pc = 0; pc < s.nins; pc++) {
 		out->issued += s.ins_issued[pc];
-		out->issue_slots += s.ins_issued[pc] + s.ins_slots[pc];
+		out->issue_slots += s.ins_issued[pc] + s.ins_slots[pc] + s.ins_conv[pc];
+		pipe_counts(&s, pc, out->slots_by_pipe);
 	}
 	out->cycles = s.cycle;
 	out->clock_reads = s.clock_reads;
@@ -2959,6 +3023,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		r->cycles_per_iteration = r->iterations > 0 ? r->cycles / r->iterations : 0;
 		r->issued_per_iteration = hdr ? (double)s.loop_issued[l] / (double)hdr : 0;
 		r->issue_slots_per_iteration = hdr ? (double)s.loop_slots[l] / (double)hdr : 0;
+		for (unsigned p = 0; p < PX_PIPE_COUNT; p++)
+			r->slots_by_pipe[p] = hdr ? (double)s.loop_pipe[(size_t)l * PX_PIPE_COUNT + p] / (double)hdr : 0;
 		r->simt_efficiency = s.loop_issued[l] ? (double)s.loop_lanes[l] / (32.0 * (double)s.loop_issued[l]) : 0;
 	}
 	for (uint32_t i = 0; i < out->nviol; i++) {
@@ -3066,6 +3132,14 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_uint(&j, r->issued);
 	px_json_key(&j, "issue_slots");
 	px_json_uint(&j, r->issue_slots);
+	px_json_key(&j, "issue_slots_by_pipe");   /* (the pipes with any) */
+	px_json_begin_object(&j);
+	for (unsigned p = 0; p < PX_PIPE_COUNT; p++)
+		if (r->slots_by_pipe[p]) {
+			px_json_key(&j, px_simt_pipe_name(p));
+			px_json_uint(&j, r->slots_by_pipe[p]);
+		}
+	px_json_end_object(&j);
 	px_json_key(&j, "loops");
 	px_json_begin_array(&j);
 	for (uint32_t i = 0; i < r->nloops; i++) {
@@ -3085,6 +3159,14 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 		px_json_double(&j, l->issued_per_iteration);
 		px_json_key(&j, "issue_slots_per_iteration");
 		px_json_double(&j, l->issue_slots_per_iteration);
+		px_json_key(&j, "issue_slots_by_pipe");   /* (the pipes with any) */
+		px_json_begin_object(&j);
+		for (unsigned p = 0; p < PX_PIPE_COUNT; p++)
+			if (l->slots_by_pipe[p] > 0) {
+				px_json_key(&j, px_simt_pipe_name(p));
+				px_json_double(&j, l->slots_by_pipe[p]);
+			}
+		px_json_end_object(&j);
 		px_json_key(&j, "simt_efficiency");
 		px_json_double(&j, l->simt_efficiency);
 		px_json_key(&j, "stalls");

@@ -32,6 +32,31 @@ enum px_simt_stall {
 };
 const char *px_simt_stall_name(unsigned s);
 
+/* The pipes a loop's issue slots go to (JSON issue_slots_by_pipe): the
+ * timing model's, in the order of its arch table's latency and throughput
+ * entries, and the convergence barrier's (BSSY, BSYNC, which ncu counts on
+ * the CBU). An expanded instruction's slots count with its own pipe. */
+#define PX_SIMT_PIPES(X)                                               \
+	X(PIPE_ALU, "alu", "integer add, logic, compare, select, shift")     \
+	X(PIPE_IMAD, "imad", "integer multiply and multiply-add")           \
+	X(PIPE_FP32, "fp32", "FP32 add, multiply, FMA")                     \
+	X(PIPE_FP64, "fp64", "FP64 arithmetic")                             \
+	X(PIPE_SFU, "sfu", "special functions, conversions, bit counts")    \
+	X(PIPE_SHARED, "shared", "shared-memory accesses")                  \
+	X(PIPE_GLOBAL, "global", "global, local, constant and parameter accesses") \
+	X(PIPE_SHFL, "shfl", "shuffles and other warp-wide operations")     \
+	X(PIPE_BARRIER, "barrier", "block barriers")                        \
+	X(PIPE_BRANCH, "branch", "branches, calls, exits")                  \
+	X(PIPE_TENSOR, "tensor", "mma")                                     \
+	X(PIPE_CONVERGENCE, "convergence", "BSSY and BSYNC around a branch not proven warp-uniform")
+enum px_simt_pipe {
+#define X(e, s, d) PX_##e,
+	PX_SIMT_PIPES(X)
+#undef X
+	PX_PIPE_COUNT
+};
+const char *px_simt_pipe_name(unsigned p);
+
 /* The verifier's checks (JSON `kind`; the lint rule of the same id). */
 #define PX_SIMT_KINDS(X)                          \
 	X(V_BARRIER_DIVERGENCE, "barrier-divergence") \
@@ -90,6 +115,7 @@ struct px_simt_loop {
 	/* issued_per_iteration with the SASS instructions beyond one that an
 	 * instruction takes (px_simt_result.issue_slots) */
 	double issue_slots_per_iteration;
+	double slots_by_pipe[PX_PIPE_COUNT];   /* issue_slots_per_iteration by pipe (enum px_simt_pipe) */
 	uint64_t stalls[PX_STALL_COUNT];
 };
 
@@ -148,6 +174,7 @@ struct px_simt_result {
 	 * (the arch table's throughput.idiv_issue...) counted for it, as the
 	 * counter counts the sequence's instructions */
 	uint64_t issued, issue_slots;
+	uint64_t slots_by_pipe[PX_PIPE_COUNT];   /* issue_slots by pipe (enum px_simt_pipe) */
 	/* thread 0's last clock read less its first (%clock, %clock64), what
 	 * a clock64() around the code measures: a read right after a block
 	 * barrier gives the warp's arrival there, not the barrier's release

@@ -805,7 +805,9 @@ struct sim {
 	uint64_t *loop_issued, *loop_lanes, *loop_first, *loop_last, *loop_busy_until;
 	uint64_t *ins_issued, *ins_lanes;   /* per instruction: warp-instructions issued, their active lanes (count_issue) */
 	uint64_t *ins_slots;                /* per instruction: issue slots beyond one per issue (expand_issue) */
-	uint64_t *loop_slots;               /* per loop: issue slots, ins_issued and ins_slots (loop_counts) */
+	uint64_t *ins_conv;                 /* ... the convergence barrier's (convergence_slots) */
+	uint64_t *loop_slots;               /* per loop: issue slots, ins_issued, ins_slots and ins_conv (loop_counts) */
+	uint64_t *loop_pipe;                /* per loop and enum px_simt_pipe: the same by pipe */
 	uint64_t *loop_cycles;
 	/* unknown-value notes, once per instruction */
 	uint8_t *noted;

@@ -18,7 +18,10 @@ predicted fast for that reason alone where it is bound by issue; where it
 waits on memory or latency the count matters less. Prints a line per loop
 (the GPU's count, the model's, their difference, the GPU's average
 active threads per instruction and its count per pipe) and the median absolute
-difference; FILTER keeps the loops whose name contains it. Run from the
+difference; then the same by pipe, in groups of the model's pipes and
+ncu's that count the same SASS (GROUPS), each loop's GPU/model pair in
+braces and their mean signed and absolute differences at the end. FILTER
+keeps the loops whose name contains it. Run from the
 repository root: python3 bench/gpu/simt/icount_compare.py build."""
 import concurrent.futures
 import json
@@ -52,11 +55,36 @@ def gpu_counts(prog):
     return out
 
 
+# The model's pipes (issue_slots_by_pipe) against ncu's
+# (smsp__inst_executed_pipe_*): groups that count the same SASS on both
+# sides. fmaheavy is part of fma; ncu counts BRA on none of these pipes,
+# the model's uniform datapath on none of its (so neither is compared), and
+# an LDC (the model's global pipe) on the ADU.
+GROUPS = [
+    ('alu+fma', ('alu', 'imad', 'fp32'), ('alu', 'fma')),
+    ('fp64', ('fp64',), ('fp64',)),
+    ('xu', ('sfu',), ('xu',)),
+    ('lsu', ('shared', 'global', 'shfl'), ('lsu',)),
+    ('adu', ('barrier',), ('adu',)),
+    ('cbu', ('convergence',), ('cbu',)),
+    ('tensor', ('tensor',), ('tensor',)),
+]
+
+
 def model_counts(ptxray, d):
-    """The model's issued instructions per warp and iteration."""
-    a = check_simt.simt_json(ptxray, d, d['n'])['issue_slots']
-    b = check_simt.simt_json(ptxray, d, 2 * d['n'])['issue_slots']
-    return (b - a) / d['n'] / ((d['block'] + 31) // 32)
+    """The model's issue slots per warp and iteration, in all and by pipe."""
+    a = check_simt.simt_json(ptxray, d, d['n'])
+    b = check_simt.simt_json(ptxray, d, 2 * d['n'])
+    per = d['n'] * ((d['block'] + 31) // 32)
+    pipes = {k: (b['issue_slots_by_pipe'].get(k, 0) - a['issue_slots_by_pipe'].get(k, 0)) / per
+             for k in set(a['issue_slots_by_pipe']) | set(b['issue_slots_by_pipe'])}
+    return (b['issue_slots'] - a['issue_slots']) / per, pipes
+
+
+def groups(g, pipes):
+    """[(group, GPU count, model count)] per warp and iteration."""
+    return [(name, sum(g.get('inst_executed_pipe_' + k, 0) for k in hw), sum(pipes.get(k, 0) for k in mine))
+            for name, mine, hw in GROUPS]
 
 
 def main():
@@ -73,7 +101,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         model = list(ex.map(lambda d: model_counts(ptxray, d), ds))
     diffs = []
-    for d, m in zip(ds, model):
+    gap = {name: [0.0, 0.0] for name, _, _ in GROUPS}   # group: [model - GPU, |model - GPU|] summed
+    for d, (m, mp) in zip(ds, model):
         g = gpu[program(d['ptx'])][d['loop']]
         hw = g.get('inst_executed', 0)
         thr = g.get('thread_inst_executed', 0)
@@ -83,11 +112,19 @@ def main():
         diffs.append(abs(m - hw) / hw)
         pipes = ' '.join('%s %.1f' % (k.split('_pipe_')[1], v)
                          for k, v in sorted(g.items()) if '_pipe_' in k and v >= 0.5)
-        print('%-28s gpu %8.2f model %8.2f  %+6.1f%%  threads/insn %5.1f  %s  [%s]' % (
-            d['loop'], hw, m, 100 * (m - hw) / hw, thr / hw, d['set'] or d.get('probe', ''), pipes))
+        by = groups(g, mp)
+        for name, gv, mv in by:
+            gap[name][0] += (mv - gv) / hw
+            gap[name][1] += abs(mv - gv) / hw
+        print('%-28s gpu %8.2f model %8.2f  %+6.1f%%  threads/insn %5.1f  %s  [%s]  {%s}' % (
+            d['loop'], hw, m, 100 * (m - hw) / hw, thr / hw, d['set'] or d.get('probe', ''), pipes,
+            ' '.join('%s %.1f/%.1f' % (name, gv, mv) for name, gv, mv in by if gv >= 0.5 or mv >= 0.5)))
     if diffs:
         print('%d loops: median absolute difference %.1f%%, %d within 10%%' % (
             len(diffs), 100 * statistics.median(diffs), sum(x <= 0.10 for x in diffs)))
+        print('by pipe (GPU/model above), the mean over the loops of (model - GPU) / GPU total: %s' % ', '.join(
+            '%s %+.1f%% (abs %.1f%%)' % (name, 100 * v[0] / len(diffs), 100 * v[1] / len(diffs))
+            for name, v in gap.items()))
 
 
 if __name__ == '__main__':
