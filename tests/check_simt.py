@@ -230,6 +230,14 @@ measurement on an H200: "held-out 19", median 11.0%, 14 of 16 within 35%,
 12 predicted fast; the Collatz counts 37% and 48% fast (their SASS
 executes 2,270 warp-instructions an iteration where the model issues
 1,350: bench/gpu/simt/icount.sh), list ranking 31% fast at 128 threads.
+The twentieth set, tests/fixtures/simt/heldout20/ (simt_heldout20.cu,
+helper-written in the twenty-third session: a register-blocked SGEMM tile,
+a 3x3 median filter, an fp64 conjugate-gradient update, a warp argmax by
+shuffles, Mandelbrot escape counts, bit-packed Game of Life, a half2 dot
+product, Fenwick-tree range sums; 128 and 512 threads), predicted by the
+model of 9f0df9c before its first measurement on an H200: "held-out 20",
+median 8.3%, 15 of 16 within 35%, 13 predicted fast; the fp64 update 45%
+fast at 512 threads.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -286,6 +294,8 @@ HELD_OUT_18 = {'horner_rt_loop', 'ellpack_spmv_loop', 'isort8_loop', 'isqrt_loop
                'polyphase_loop', 'lut3d_loop'}
 HELD_OUT_19 = {'jacobi2d_loop', 'segscan_shfl_loop', 'collatz_loop', 'rgb2yuv_loop', 'base64_loop',
                'sph_cells_loop', 'bf16_axpy_loop', 'list_rank_loop'}
+HELD_OUT_20 = {'sgemm_tile_loop', 'median3x3_loop', 'cg_axpy64_loop', 'warp_argmax_loop', 'mandelbrot_loop',
+               'life_bits_loop', 'half2_dot_loop', 'fenwick_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -295,7 +305,8 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 12': 'heldout12/predicted.jsonl', 'held-out 13': 'heldout13/predicted.jsonl',
          'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl',
          'held-out 16': 'heldout16/predicted.jsonl', 'held-out 17': 'heldout17/predicted.jsonl',
-         'held-out 18': 'heldout18/predicted.jsonl', 'held-out 19': 'heldout19/predicted.jsonl'}
+         'held-out 18': 'heldout18/predicted.jsonl', 'held-out 19': 'heldout19/predicted.jsonl',
+         'held-out 20': 'heldout20/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -317,6 +328,7 @@ SETS = [
     ('heldout17/simt_heldout17.jsonl', 'heldout17/simt_heldout17.sm_90.ptx', HELD_OUT_17, 'held-out 17'),
     ('heldout18/simt_heldout18.jsonl', 'heldout18/simt_heldout18.sm_90.ptx', HELD_OUT_18, 'held-out 18'),
     ('heldout19/simt_heldout19.jsonl', 'heldout19/simt_heldout19.sm_90.ptx', HELD_OUT_19, 'held-out 19'),
+    ('heldout20/simt_heldout20.jsonl', 'heldout20/simt_heldout20.sm_90.ptx', HELD_OUT_20, 'held-out 20'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
