@@ -237,7 +237,18 @@ shuffles, Mandelbrot escape counts, bit-packed Game of Life, a half2 dot
 product, Fenwick-tree range sums; 128 and 512 threads), predicted by the
 model of 9f0df9c before its first measurement on an H200: "held-out 20",
 median 8.3%, 15 of 16 within 35%, 13 predicted fast; the fp64 update 45%
-fast at 512 threads.
+fast at 512 threads (its strided stores' write path, 8.3% fast since:
+l2st_probe).
+The twenty-first set, tests/fixtures/simt/heldout21/ (simt_heldout21.cu,
+helper-written in the twenty-fourth session: AES-128 rounds by T-tables in
+shared memory, decision-forest inference, a Thomas tridiagonal solve a
+thread, RLE decoding by warp scans and shuffles, a z-buffer by 64-bit
+shared atomicMin, linear blend skinning, LEB128 varint decoding, a Hough
+transform with shared atomics; 128 and 512 threads), predicted by the
+model of c17eafc (the simulator of d1ee688) before its first measurement
+on an H200: "held-out 21", median 19.3%, 11 of 16 within 35%, 14
+predicted fast; the z-buffer 69% and 73% fast, the Thomas solve 129% slow
+at 512 threads, the varint decoding 46% fast at 512.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -296,6 +307,8 @@ HELD_OUT_19 = {'jacobi2d_loop', 'segscan_shfl_loop', 'collatz_loop', 'rgb2yuv_lo
                'sph_cells_loop', 'bf16_axpy_loop', 'list_rank_loop'}
 HELD_OUT_20 = {'sgemm_tile_loop', 'median3x3_loop', 'cg_axpy64_loop', 'warp_argmax_loop', 'mandelbrot_loop',
                'life_bits_loop', 'half2_dot_loop', 'fenwick_loop'}
+HELD_OUT_21 = {'aes_ctr_loop', 'forest_infer_loop', 'thomas_loop', 'rle_decode_loop', 'zbuffer_loop',
+               'skinning_loop', 'varint_decode_loop', 'hough_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -306,7 +319,7 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl',
          'held-out 16': 'heldout16/predicted.jsonl', 'held-out 17': 'heldout17/predicted.jsonl',
          'held-out 18': 'heldout18/predicted.jsonl', 'held-out 19': 'heldout19/predicted.jsonl',
-         'held-out 20': 'heldout20/predicted.jsonl'}
+         'held-out 20': 'heldout20/predicted.jsonl', 'held-out 21': 'heldout21/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -329,6 +342,7 @@ SETS = [
     ('heldout18/simt_heldout18.jsonl', 'heldout18/simt_heldout18.sm_90.ptx', HELD_OUT_18, 'held-out 18'),
     ('heldout19/simt_heldout19.jsonl', 'heldout19/simt_heldout19.sm_90.ptx', HELD_OUT_19, 'held-out 19'),
     ('heldout20/simt_heldout20.jsonl', 'heldout20/simt_heldout20.sm_90.ptx', HELD_OUT_20, 'held-out 20'),
+    ('heldout21/simt_heldout21.jsonl', 'heldout21/simt_heldout21.sm_90.ptx', HELD_OUT_21, 'held-out 21'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
@@ -343,6 +357,22 @@ SETS = [
 # see whether the SM's L2 bandwidth is what held-out 4's double-precision
 # dot product ran into at 512 threads (~51 B a cycle): it is not, the probe
 # reaches 95 B a cycle with 8-byte and 118 with 16-byte loads at 1024 threads.
+# l2sec_probe (H200; predictions of d1ee688 committed first) spread loads
+# and stores over many sectors and lines to find what held-out 20's
+# cg_axpy64_loop/512 (-45%) ran into: not the loads (32 sectors on 8 or
+# 32 lines within 13% at 256 to 1024 threads) but the stores, 5 times
+# slower than the model's lsu_sectors; l2st_probe then timed a warp's store
+# by its shape (4 to 16 bytes a lane, coalesced, at 8- to 128-byte strides,
+# one word): a cycle of the SM's write path a sector written and one more
+# a line with a sector written in part, exactly, at 4 and 16 warps
+# (throughput.global_store_sector, global_store_partial_line); l2sq_probe
+# (predictions of the rule with no queue committed first: median 22%, 9
+# of 14 within 35%) times bursts of stores after a barrier: the path takes
+# about 1,000 cycles of backlog before a store waits
+# (throughput.global_store_queue, 1,024). With the three, 4 of the 1,291
+# earlier loops move (cg_axpy64_loop/512 -45% -> -8%, half2_silu_loop/512
+# -24% -> 0%, bar3_probe's bg_stg/1024 -7% -> +6%, csr_vector_loop/512
+# -24.2% -> -24.5%).
 # l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
 # take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
@@ -794,6 +824,9 @@ PROBES = [
     ('probes/lockorder_probe.jsonl', 'probes/lockorder_probe.sm_90.ptx', 'probe lockorder'),
     ('probes/reunroll_probe.jsonl', 'probes/reunroll_probe.sm_90.ptx', 'probe reunroll'),
     ('probes/bssy_probe.jsonl', 'probes/bssy_probe.sm_90.ptx', 'probe bssy'),
+    ('probes/l2sec_probe.jsonl', 'probes/l2sec_probe.sm_90.ptx', 'probe l2sec'),
+    ('probes/l2st_probe.jsonl', 'probes/l2st_probe.sm_90.ptx', 'probe l2st'),
+    ('probes/l2sq_probe.jsonl', 'probes/l2sq_probe.sm_90.ptx', 'probe l2sq'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -507,6 +507,7 @@ struct sim_memo {
 	int64_t a0;              /* the first lane's address */
 	uint64_t rel[32];        /* per lane of mask: its address - a0 */
 	uint32_t sec, wf;        /* global: sectors; wavefronts (shared: after packed_wavefronts) */
+	uint32_t plines;         /* global stores: lines with a sector written in part (partial_lines) */
 	double hit_occ, hit_lat; /* global loads: global_cost's *occ for sec and wf, and its *lat less the slowest line's (load_hit) */
 	uint32_t nlines;         /* global: the lines touched, in lane order, less repeats */
 	uint64_t dline[32];      /* ... each less a0's line, modulo 2^57 */
@@ -2667,6 +2668,50 @@ static uint32_t lane_lines(const struct sim_warp *w, int spc, const int64_t *add
 	return n;
 }
 
+/* The 128-byte lines on which the lanes of mask, bytes each from their
+ * addresses, write some 32-byte sector in part (not all its bytes): a
+ * store's extra turn of the SM's write path for each (l2st_probe: a warp's
+ * store takes its sectors' cycles, and one more per such line). */
+static uint32_t partial_lines(const int64_t *addrs, uint32_t mask, uint32_t bytes)
+{
+	/* the sectors in the order the lanes first touch them, each with the
+	 * bytes written (a lane touches at most two: bytes <= 32) */
+	uint64_t sec[64];
+	uint32_t got[64], n = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = (uint64_t)addrs[l], end = a + (bytes ? bytes : 1);
+		while (a < end) {
+			uint64_t sc = a >> 5, lim = (sc + 1) << 5 < end ? (sc + 1) << 5 : end;
+			uint32_t lo = (uint32_t)(a & 31), hi = (uint32_t)((lim - 1) & 31);
+			uint32_t bits = (hi == 31 ? ~0u : (1u << (hi + 1)) - 1) & ~((1u << lo) - 1);
+			uint32_t i = n;
+			while (i && sec[i - 1] != sc)   /* (mostly the last one) */
+				i--;
+			if (i) {
+				got[i - 1] |= bits;
+			} else if (n < 64) {
+				sec[n] = sc;
+				got[n++] = bits;
+			}
+			a = lim;
+		}
+	}
+	/* the lines of the sectors written in part, each counted once */
+	uint64_t lines[64];
+	uint32_t nl = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (got[i] == ~0u)
+			continue;
+		uint32_t j = nl;
+		while (j && lines[j - 1] != sec[i] >> 2)
+			j--;
+		if (!j)
+			lines[nl++] = sec[i] >> 2;
+	}
+	return nl;
+}
+
 /* The warp's earliest L1-miss slot (w->miss_free[w->miss_head]) is taken
  * until cycle t: the ring of n slots stays sorted (struct sim_warp). */
 static inline void miss_slot_take(struct sim_warp *w, uint32_t n, uint64_t t)
@@ -2830,6 +2875,7 @@ SIM_HOT bool store_hit(struct sim *s, struct sim_warp *w, const struct sim_insn 
 	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
 	*occ = mo->hit_occ;
 	*lat = sim_touch_lines(s, lines, nlines, true, si->l2_only) + mo->hit_lat;
+	s->gst_cost = mo->sec * s->gst_sector + mo->plines * s->gst_partial;
 	uint32_t vs = si->op[mo->vo].slot, unk = w->unk[vs];
 	const uint64_t *v = &w->val[(size_t)vs * 32];
 	uint64_t word0 = a0 >> 2;
@@ -3530,7 +3576,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		if (is_atom && known_mask && t == PX_TYPE_F32 && (si->mw & MW(ADD)) && s->f32_round > 0)
 			f32_add_loop(s, w, addrs, tk, lat);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
-		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0;
+		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0, plines = 0;
 		uint64_t lines[32];
 		bool repeat = false;
 		int64_t phys[32];
@@ -3538,14 +3584,18 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		if (hit) {
 			sec = mo->sec;
 			wf = mo->wf;
+			plines = mo->plines;
 			nlines = memo_lines(mo, (uint64_t)addrs[__builtin_ctz(mask)], lines, &repeat);
 		} else if (known_mask) {
 			px_warp_sectors(ta, tk, bytes, &sec, &ideal);
 			if (is_ld)
 				px_warp_wavefronts(ta, tk, wide, &wf, &ideal);
 			nlines = lane_lines(w, ta == phys ? SP_GLOBAL : spc, ta, tk, lines, &repeat);
-			if (memo && spc == SP_GLOBAL)
+			plines = is_st && spc == SP_GLOBAL ? partial_lines(ta, tk, bytes) : 0;
+			if (memo && spc == SP_GLOBAL) {
 				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
+				mo->plines = plines;
+			}
 			if (memo && spc == SP_GLOBAL && (is_ld || is_st)) {
 				/* (global_cost's sums, for load_hit and store_hit) */
 				double o = sec / s->lsu_sectors_per_clk;
@@ -3557,6 +3607,9 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			}
 		}
 		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);
+		/* a global store's turn of the SM's write path to L2 (commit_timing) */
+		if (is_st && spc == SP_GLOBAL && known_mask)
+			s->gst_cost = sec * s->gst_sector + plines * s->gst_partial;
 		if (is_atom && known_mask)
 			global_atomic(s, si, addrs, tk, lat, occ);
 	} else {

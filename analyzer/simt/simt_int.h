@@ -554,6 +554,7 @@ struct sim_warp {
 	uint8_t top_pipe;         /* enum sim_pipe */
 	bool top_bar;             /* it is a block barrier (sim_insn.block_bar) */
 	bool top_store;           /* a shared store (or reduction) without a result: queues (sim.st_queue) */
+	bool top_gst;             /* a global store: waits for the write path (sim.gst_free less sim.gst_queue) */
 	/* issue_early's last scan issued nothing: per pipe (P_COUNT: an
 	 * if-converted branch's predicate) the earliest cycle a candidate's
 	 * sources are ready, and early_unlock, the first cycle a scan could go
@@ -719,6 +720,11 @@ struct sim {
 	 * scheduler's question is one load; P_COUNT (no pipe) stays 0 */
 	uint64_t pipe_free[4][P_COUNT + 1];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
+	/* the SM's write path to L2: the first cycle it is free, and the
+	 * cycles of it the global store sim_exec just ran takes (simt_exec.c's
+	 * exec_mem sets it, commit_timing takes it; 0 otherwise) */
+	uint64_t gst_free;
+	double gst_cost;
 	double mio_next;              /* mio_free to a fraction of a cycle */
 	/* The SM-wide units (enum sim_unit), once free, go first to the
 	 * scheduler that has waited longest for them (simt.c's run): per unit
@@ -771,6 +777,9 @@ struct sim {
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
 	uint64_t redirect;         /* a forward taken branch's wait per other warp waiting after a branch (latency.branch_redirect) */
 	uint64_t st_queue;         /* cycles of MIO backlog a shared store may issue into (throughput.shared_store_queue) */
+	double gst_sector;         /* cycles of the write path per sector a global store writes (throughput.global_store_sector; 0: not modelled) */
+	double gst_partial;        /* ... and per line with a sector it writes in part (throughput.global_store_partial_line) */
+	uint64_t gst_queue;        /* cycles of write-path backlog a global store may issue into (throughput.global_store_queue) */
 	/* per enum sim_expand: the result's latency (0: the class is not
 	 * modelled, the pipe's cost stands) and the cycles the scheduler
 	 * spends issuing the sequence (its own pipes are busy as long) */
