@@ -1730,16 +1730,21 @@ static unsigned mem_space_class(const struct sim_insn *c)
 	default: return 2;
 	}
 }
-/* A shared atom/red.add.f32 is a loop in SASS (LDS, FADD, ATOMS.CAST.SPIN
- * and a branch back for the lanes whose swap failed; simt_exec.c's
- * f32_add_loop times it): ptxas moves nothing across it, and the
- * lookahead stops there. held-out 11's shist_f32_loop: the next
- * iteration's LDG comes after the loop's BSYNC in its SASS. */
+/* A shared atom/red.add.f32, or .min or .max of 64-bit integers, is a
+ * loop in SASS (LDS, the operation, ATOMS.CAST.SPIN and a branch back for
+ * the lanes whose swap failed; held-out 21's zbuffer_loop: LDS.64, two
+ * ISETP and a branch out where the word is already the lower, ATOMS.CAST.
+ * SPIN.64; simt_exec.c's shared_cas_loop times it): ptxas moves nothing
+ * across it, and the lookahead stops there. held-out 11's shist_f32_loop:
+ * the next iteration's LDG comes after the loop's BSYNC in its SASS. */
 static bool cas_loop(const struct sim_insn *c)
 {
 	const struct px_insn *in = c->in;
-	return (in->op == PX_OP_ATOM || in->op == PX_OP_RED) && (c->mw & MW(ADD)) && mem_space_class(c) == 1 &&
-	       in->ntypes && in->types[in->ntypes - 1] == PX_TYPE_F32;
+	if ((in->op != PX_OP_ATOM && in->op != PX_OP_RED) || mem_space_class(c) != 1 || !in->ntypes)
+		return false;
+	enum px_type t = in->types[in->ntypes - 1];
+	return ((c->mw & MW(ADD)) && t == PX_TYPE_F32) ||
+	       ((c->mw & (MW(MIN) | MW(MAX))) && (t == PX_TYPE_U64 || t == PX_TYPE_S64));
 }
 
 /* the decoded flags say it may be a barrier (cheap: no px_insn read) */
@@ -2934,7 +2939,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		si->block_bar = may_be_barrier(si) && block_barrier(si);
 		si->scan_stop = (si->flags & (PX_OPF_BRANCH | PX_OPF_TERM | PX_OPF_CALL | PX_OPF_BARRIER | PX_OPF_WARP)) ||
 		                si->pipe == P_BAR || si->pipe == P_BRANCH || si->cp_wait || si->mbar || cas_loop(si);
-		si->wall = cas_loop(si);
+		si->wall = si->cas_loop = cas_loop(si);
 		si->reg_only = reg_only(si);
 		si->mem_class = (uint8_t)mem_space_class(si);
 		si->block_first = b->first;

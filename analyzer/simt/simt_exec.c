@@ -3345,7 +3345,8 @@ static void fence_wait(struct sim *s, struct sim_warp *w, const struct sim_insn 
 
 /* A shared atom.add.f32 is a loop in SASS (LDS, FADD, ATOMS.CAST.SPIN,
  * and a branch back for the lanes whose swap failed), each round
- * latency.shared_atomic_f32_round. In a round one lane a bank gets
+ * latency.shared_atomic_f32_round; so is a .min or .max of 64-bit
+ * integers (sim_insn.cas_loop), timed alike. In a round one lane a bank gets
  * through: the lanes of the warp on one bank (32 banks of 4-byte words,
  * the Programming Guide's shared memory section for compute capability
  * 5.x on), on one word or not, go a round apart. A lane whose word
@@ -3358,7 +3359,7 @@ static void fence_wait(struct sim *s, struct sim_warp *w, const struct sim_insn 
  * on word l 103, 296 and 737 cycles at 1, 4 and 16 warps. atoms2_probe's
  * addf_k32 (32 lanes on a word, four adds an iteration): 12,151 cycles an
  * iteration at one and four warps, 12,585 at 16. */
-static void f32_add_loop(struct sim *s, struct sim_warp *w, const int64_t *addrs, uint32_t mask, double *lat)
+static void shared_cas_loop(struct sim *s, struct sim_warp *w, const int64_t *addrs, uint32_t mask, double *lat)
 {
 	double r = s->f32_round, gap = s->f32_gap;
 	double t0 = (double)s->cycle, end = t0 + r;
@@ -3573,8 +3574,8 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		if (is_atom && known_mask)
 			*occ += atom_serial(s, w, si, vo, tk, k);
 		*lat = s->lat[P_SHARED] + (*occ - 1);
-		if (is_atom && known_mask && t == PX_TYPE_F32 && (si->mw & MW(ADD)) && s->f32_round > 0)
-			f32_add_loop(s, w, addrs, tk, lat);
+		if (is_atom && known_mask && si->cas_loop && s->f32_round > 0)
+			shared_cas_loop(s, w, addrs, tk, lat);
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
 		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0, plines = 0;
 		uint64_t lines[32];

@@ -277,6 +277,7 @@ struct sim_insn {
 	bool wall;         /* ... and ptxas's SASS splits the block there (a loop or a call it writes
 	                    * for the instruction: simt.c's cas_loop, simt_fuse.c's ex_branches):
 	                    * nothing after it issues early while it waits at the top either */
+	bool cas_loop;     /* a shared atomic ptxas writes as a CAS loop (simt.c's cas_loop) */
 	bool reg_only;     /* simt.c's reg_only */
 	uint8_t mem_class; /* simt.c's mem_space_class */
 	uint8_t ld_class;  /* enum sim_ld: a load one warp issues at most every sim.ld_gap cycles */
@@ -768,7 +769,7 @@ struct sim {
 	 * enum sim_agg (latency.atom_aggregate, atom_aggregate_scan) */
 	double agg_lat[AGG_SCAN + 1];
 	double agg_elect;   /* latency.atom_aggregate_elect: sim_insn.agg_elect's wait */
-	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's f32_add_loop) */
+	double f32_round;   /* a shared atom.add.f32's round (latency.shared_atomic_f32_round; simt_exec.c's shared_cas_loop) */
 	double f32_gap;     /* ... and the least between two warps' swaps of a word (latency.shared_atomic_f32_gap) */
 	double fence_cta_mio;   /* the MIO's cycles for a MEMBAR.CTA (throughput.membar_cta; 0: none) */
 	double *f32_swapped;   /* per shared word: the cycle its last such swap lets another through (NULL until one) */
