@@ -373,6 +373,17 @@ SETS = [
 # earlier loops move (cg_axpy64_loop/512 -45% -> -8%, half2_silu_loop/512
 # -24% -> 0%, bar3_probe's bg_stg/1024 -7% -> +6%, csr_vector_loop/512
 # -24.2% -> -24.5%).
+# l1line_probe (H200; model 69d3272's predictions committed first: 4 of
+# 10 within 35%) asked whether held-out 21's varint_decode_loop (-45% at
+# 512 threads; a byte a lane from streams 256 bytes apart) pays an L1-hit
+# load by its lines: 4-byte loads on 9, 17 and 32 lines with every lane on
+# a bank of its own take 3.0, 5.0 and 8.8 cycles at 16 warps, a quarter
+# of the lines, not of the 32 sectors (throughput.l1_hit_lines); one bank,
+# 32 lines, 32 (the wavefronts). varint_decode_loop does not move (its
+# lanes' lines and sectors are one each); of the other loops 11 move, 6
+# closer (lut_loop 1 point at each size), 5 further (csr_spmv_loop/512
+# +11% -> -15%, ellpack_spmv_loop/512 -34% -> -56%, at the L1's capacity,
+# where T(2n) - T(n) turns on the L1's state at the end).
 # l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
 # take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
@@ -827,6 +838,7 @@ PROBES = [
     ('probes/l2sec_probe.jsonl', 'probes/l2sec_probe.sm_90.ptx', 'probe l2sec'),
     ('probes/l2st_probe.jsonl', 'probes/l2st_probe.sm_90.ptx', 'probe l2st'),
     ('probes/l2sq_probe.jsonl', 'probes/l2sq_probe.sm_90.ptx', 'probe l2sq'),
+    ('probes/l1line_probe.jsonl', 'probes/l1line_probe.sm_90.ptx', 'probe l1line'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -509,6 +509,7 @@ struct sim_memo {
 	uint32_t sec, wf;        /* global: sectors; wavefronts (shared: after packed_wavefronts) */
 	uint32_t plines;         /* global stores: lines with a sector written in part (partial_lines) */
 	double hit_occ, hit_lat; /* global loads: global_cost's *occ for sec and wf, and its *lat less the slowest line's (load_hit) */
+	double l1_occ, l1_lat;   /* ... the same where every line hits the L1 (l1_hit_cost) */
 	uint32_t nlines;         /* global: the lines touched, in lane order, less repeats */
 	uint64_t dline[32];      /* ... each less a0's line, modulo 2^57 */
 	/* shared: the lanes that name one address, a group (memo_groups,
@@ -2742,6 +2743,22 @@ static inline void miss_wait(struct sim *s, struct sim_warp *w, double *lat)
 	miss_slot_take(w, s->misses_per_warp, s->cycle + (uint64_t)(*lat + 0.5));
 }
 
+/* A load whose lines all hit the L1 takes the load/store unit for its
+ * lines' turns of the L1's tag stage (throughput.l1_hit_lines a cycle) or
+ * for its wavefronts (wf), whichever is more, not for its sectors: *occ,
+ * and in *spread the cycles its last data comes after its first.
+ * l1line_probe: 4-byte loads on 9, 17 and 32 lines, every lane on a bank
+ * of its own, 3.0, 5.0 and 8.8 cycles a warp's load at 16 warps (32
+ * sectors each: 8 by the sectors). */
+static inline void l1_hit_cost(const struct sim *s, uint32_t nlines, uint32_t wf, double *occ, double *spread)
+{
+	double t = ceil(nlines / s->l1_hit_lines);
+	*occ = t > wf ? t : wf;
+	if (*occ < 1)
+		*occ = 1;
+	*spread = *occ - 1;
+}
+
 /* The latency (*lat) and pipe cycles (*occ) of a global or local access
  * of the memory-operation kind (MK_*) of si that reads sec sectors in wf
  * wavefronts (known: some lane has a known address) from the lines (the
@@ -2768,6 +2785,10 @@ static inline void global_cost(struct sim *s, struct sim_warp *w, const struct s
 	if (repeat && !is_st && cg && s->lat_l2 > worst)
 		worst = s->lat_l2;
 	double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
+	if (is_ld && known && worst <= s->lat_l1 && s->l1_hit_lines > 0) {
+		l1_hit_cost(s, nlines, wf, occ, &spread);
+		wf = 1;
+	}
 	*lat = worst + (wf - 1 > spread ? wf - 1 : spread);
 	if (worst > s->lat_l1 && !is_st)
 		miss_wait(s, w, lat);
@@ -2911,11 +2932,12 @@ SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *
 	uint64_t lines[32];
 	bool repeat, cg = si->l2_only;
 	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
-	*occ = mo->hit_occ;
 	double worst = sim_touch_lines(s, lines, nlines, false, cg);
 	if (repeat && cg && s->lat_l2 > worst)
 		worst = s->lat_l2;
-	*lat = worst + mo->hit_lat;
+	bool l1 = worst <= s->lat_l1 && s->l1_hit_lines > 0;
+	*occ = l1 ? mo->l1_occ : mo->hit_occ;
+	*lat = worst + (l1 ? mo->l1_lat : mo->hit_lat);
 	if (worst > s->lat_l1)
 		miss_wait(s, w, lat);
 	uint32_t dst = si->op[mo->dst].slot, lunk = 0;
@@ -3605,6 +3627,8 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 				mo->hit_occ = o < 1 ? 1 : o;
 				double spread = sec > 4 ? (sec - 4) / s->lsu_sectors_per_clk : 0;
 				mo->hit_lat = wf - 1 > spread ? wf - 1 : spread;
+				if (s->l1_hit_lines > 0)
+					l1_hit_cost(s, nlines, wf, &mo->l1_occ, &mo->l1_lat);
 			}
 		}
 		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);

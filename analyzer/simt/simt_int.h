@@ -778,6 +778,7 @@ struct sim {
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
 	uint64_t redirect;         /* a forward taken branch's wait per other warp waiting after a branch (latency.branch_redirect) */
 	uint64_t st_queue;         /* cycles of MIO backlog a shared store may issue into (throughput.shared_store_queue) */
+	double l1_hit_lines;       /* lines an L1-hit load's tag stage takes a cycle (throughput.l1_hit_lines; 0: not modelled) */
 	double gst_sector;         /* cycles of the write path per sector a global store writes (throughput.global_store_sector; 0: not modelled) */
 	double gst_partial;        /* ... and per line with a sector it writes in part (throughput.global_store_partial_line) */
 	uint64_t gst_queue;        /* cycles of write-path backlog a global store may issue into (throughput.global_store_queue) */

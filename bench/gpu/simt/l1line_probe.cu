@@ -5,9 +5,9 @@
 // is 45% slower at 512 threads than the model, which counts the banks;
 // the known 32-line case (l1_gather_tput, 128-byte stride) puts every lane
 // on one bank and so cannot tell the two apart. 4-byte loads, every warp
-// reading the same 64 KiB (L1-resident after the first pass), four
+// reading the same 72 KiB (L1-resident after the first pass), four
 // independent loads a thread an iteration, lane l at word l S + a base
-// that moves with (i & 15) (64 bases 1056 bytes apart: 72 KiB):
+// that moves with (i & 15) (64 bases 1,056 bytes apart):
 //  - l1l_st33: 32 lines, every lane on a bank of its own (a 132-byte stride);
 //  - l1l_st32: 32 lines, every lane on bank 0 (a 128-byte stride: l1_gather_tput's shape);
 //  - l1l_st17: 17 lines, every lane on a bank of its own (68 bytes);
