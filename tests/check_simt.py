@@ -373,7 +373,7 @@ SETS = [
 # earlier loops move (cg_axpy64_loop/512 -45% -> -8%, half2_silu_loop/512
 # -24% -> 0%, bar3_probe's bg_stg/1024 -7% -> +6%, csr_vector_loop/512
 # -24.2% -> -24.5%).
-# l1line_probe (H200; model 69d3272's predictions committed first: 4 of
+# l1line_probe (H200; model 69d3272's predictions committed first: 6 of
 # 10 within 35%) asked whether held-out 21's varint_decode_loop (-45% at
 # 512 threads; a byte a lane from streams 256 bytes apart) pays an L1-hit
 # load by its lines: 4-byte loads on 9, 17 and 32 lines with every lane on

@@ -1150,17 +1150,17 @@ common:;
 		s->turn_rr = s->unit_rr[U_LSU];
 		if ((si->flags & PX_OPF_STORE) && !(si->flags & PX_OPF_ATOMIC))
 			w->gst_at = s->cycle + 1;   /* (a fence waits for it: simt_exec.c's fence_wait) */
+		if (s->gst_cost > 0) {
+			/* a global store's turn of the SM's write path to L2
+			 * (l2st_probe), the next global store waiting for it
+			 * (ready_at; units_changed wakes the schedulers) */
+			uint64_t b = s->gst_free > s->cycle ? s->gst_free : s->cycle;
+			s->gst_free = b + (uint64_t)(s->gst_cost + 0.5);
+			s->gst_cost = 0;
+		}
 		units_changed(s);
 	} else {
 		s->pipe_free[sched][si->pipe] = s->cycle + o;
-	}
-	if (s->gst_cost > 0) {
-		/* a global store's turn of the SM's write path to L2
-		 * (l2st_probe), the next global store waiting for it (ready_at) */
-		uint64_t b = s->gst_free > s->cycle ? s->gst_free : s->cycle;
-		s->gst_free = b + (uint64_t)(s->gst_cost + 0.5);
-		s->gst_cost = 0;
-		s->wake = (1u << s->nsched) - 1;
 	}
 	if (!si->ct_rare)
 		return;
@@ -1658,8 +1658,7 @@ SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 	w->top_pipe = si->pipe;
 	w->top_bar = si->block_bar;
 	w->top_store = si->pipe == P_SHARED && (si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && !si->ndefs;
-	w->top_gst = si->pipe == P_GLOBAL && (si->flags & PX_OPF_STORE) && !(si->flags & PX_OPF_ATOMIC) &&
-	             si->in->space != PX_SPACE_LOCAL;
+	w->top_gst = si->in->op == PX_OP_ST && si->pipe == P_GLOBAL && si->in->space != PX_SPACE_LOCAL;
 }
 
 /* The earliest cycle w's next instruction can issue, and why it waits. */
