@@ -3,7 +3,8 @@
 # kernels under ncu, per launch (one at n, one at 2n per loop, as icount.sh
 # builds them): global load requests, sectors that hit and that miss the
 # L1, the data stage's wavefronts and bank conflicts, global store sectors,
-# L2 read and write sectors; (count(2n) - count(n)) / n is an iteration's.
+# L2 read and write sectors, local loads' and stores' requests, sectors and
+# L1 hits; (count(2n) - count(n)) / n is an iteration's.
 # For loops the timing model gets wrong where the L1's hit rate or its
 # costs decide (held-out 21's varint_decode_loop and thomas_loop).
 # Writes $OUT/NAME_l1.csv (ncu's CSV) and $OUT/NAME_l1.jsonl (the program's
@@ -20,7 +21,10 @@ l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum l1tex__t_sectors_pipe_
 l1tex__data_pipe_lsu_wavefronts_mem_shared.sum l1tex__data_pipe_lsu_wavefronts.sum
 l1tex__data_bank_conflicts_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum lts__t_sectors_srcunit_tex_op_read.sum
-lts__t_sectors_srcunit_tex_op_write.sum smsp__inst_executed.sum"
+lts__t_sectors_srcunit_tex_op_write.sum smsp__inst_executed.sum
+l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum
+l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum l1tex__t_requests_pipe_lsu_mem_local_op_st.sum
+l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit.sum"
 "$NCU" --query-metrics --chip gh100 > "$OUT/ncu_metrics.txt" 2>&1 || true
 METRICS=
 for m in $WANT; do
