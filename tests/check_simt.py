@@ -249,6 +249,16 @@ model of c17eafc (the simulator of d1ee688) before its first measurement
 on an H200: "held-out 21", median 19.3%, 11 of 16 within 35%, 14
 predicted fast; the z-buffer 69% and 73% fast, the Thomas solve 129% slow
 at 512 threads, the varint decoding 46% fast at 512.
+The twenty-second set, tests/fixtures/simt/heldout22/ (simt_heldout22.cu,
+helper-written in the twenty-fifth session: a particle-in-cell deposit by
+shared float atomicAdd, Bellman-Ford relaxation by global atomicMin, a DFA
+walk over a shared byte table, 3x3 Jacobi eigensolves, Morton codes and
+two interleaved searches of a shared key array, a 64-bit xorshift* walk,
+quaternion slerp, 32x32 bit-matrix transposes by shuffles; 128 and 512
+threads), predicted by the model of 513a612 (the simulator of b7a4980)
+before its first measurement on an H200: "held-out 22", median 10.2%, 14
+of 16 within 35%, 9 predicted fast; the xorshift* walk 60% and 56% slow,
+Bellman-Ford 35% fast at 128 threads.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -309,6 +319,8 @@ HELD_OUT_20 = {'sgemm_tile_loop', 'median3x3_loop', 'cg_axpy64_loop', 'warp_argm
                'life_bits_loop', 'half2_dot_loop', 'fenwick_loop'}
 HELD_OUT_21 = {'aes_ctr_loop', 'forest_infer_loop', 'thomas_loop', 'rle_decode_loop', 'zbuffer_loop',
                'skinning_loop', 'varint_decode_loop', 'hough_loop'}
+HELD_OUT_22 = {'pic_deposit_loop', 'bellman_ford_loop', 'dfa_scan_loop', 'jacobi_eig3_loop', 'morton_bsearch_loop',
+               'xorshift_walk_loop', 'slerp_loop', 'bitmat_transpose_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -319,7 +331,8 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 14': 'heldout14/predicted.jsonl', 'held-out 15': 'heldout15/predicted.jsonl',
          'held-out 16': 'heldout16/predicted.jsonl', 'held-out 17': 'heldout17/predicted.jsonl',
          'held-out 18': 'heldout18/predicted.jsonl', 'held-out 19': 'heldout19/predicted.jsonl',
-         'held-out 20': 'heldout20/predicted.jsonl', 'held-out 21': 'heldout21/predicted.jsonl'}
+         'held-out 20': 'heldout20/predicted.jsonl', 'held-out 21': 'heldout21/predicted.jsonl',
+         'held-out 22': 'heldout22/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -343,6 +356,7 @@ SETS = [
     ('heldout19/simt_heldout19.jsonl', 'heldout19/simt_heldout19.sm_90.ptx', HELD_OUT_19, 'held-out 19'),
     ('heldout20/simt_heldout20.jsonl', 'heldout20/simt_heldout20.sm_90.ptx', HELD_OUT_20, 'held-out 20'),
     ('heldout21/simt_heldout21.jsonl', 'heldout21/simt_heldout21.sm_90.ptx', HELD_OUT_21, 'held-out 21'),
+    ('heldout22/simt_heldout22.jsonl', 'heldout22/simt_heldout22.sm_90.ptx', HELD_OUT_22, 'held-out 22'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
@@ -384,6 +398,13 @@ SETS = [
 # closer (lut_loop 1 point at each size), 5 further (csr_spmv_loop/512
 # +11% -> -15%, ellpack_spmv_loop/512 -34% -> -56%, at the L1's capacity,
 # where T(2n) - T(n) turns on the L1's state at the end).
+# local_probe (H200; model 513a612's predictions committed first: 17 of
+# 18 within 35%, median 23%) times local memory (a thread's array indexed
+# at run time: LDL, STL) for held-out 18's isort8_loop (-54% at 512
+# threads): under ncu (bench/gpu/simt/l1stats.sh) the L2 takes every
+# sector of its stores, and at 16 warps the stores go at a cycle a sector
+# as global ones do (lc_st_tput/512, 136 warp-stores of 4 sectors an
+# iteration in 543 cycles), where the model had them stop in the L1.
 # l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
 # take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
@@ -839,6 +860,7 @@ PROBES = [
     ('probes/l2st_probe.jsonl', 'probes/l2st_probe.sm_90.ptx', 'probe l2st'),
     ('probes/l2sq_probe.jsonl', 'probes/l2sq_probe.sm_90.ptx', 'probe l2sq'),
     ('probes/l1line_probe.jsonl', 'probes/l1line_probe.sm_90.ptx', 'probe l1line'),
+    ('probes/local_probe.jsonl', 'probes/local_probe.sm_90.ptx', 'probe local'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

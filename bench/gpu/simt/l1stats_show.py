@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""l1stats_show.py CSV JSONL [FILTER]: bench/gpu/simt/l1stats.sh's counters
+an iteration, a line per loop.
+
+CSV is ncu's (NAME_l1.csv), JSONL the program's fixture lines (NAME_l1.jsonl,
+every loop in launch order, the ones ncu did not profile included). Each loop
+whose kernel ncu profiled takes that kernel's next two launches (at n, then
+at 2n: loop_host.cuh's MEASURE with LOOP_HOST_REPS=1), and each counter is
+printed as (count(2n) - count(n)) / n, for the whole block: global load
+requests, sectors and the sectors that hit the L1 (gld_req, gld_sec,
+gld_hit, and gld_hit% of the sectors), global store requests and sectors,
+the same for local memory (lld_*, lst_*), the L1 data stage's wavefronts
+(wf; wf_sh of shared memory), L2 sectors read and written for the L1
+(l2_rd, l2_wr), warp-instructions (insts). FILTER keeps the loops whose
+name contains it. The committed results: tests/fixtures/simt/*/l1stats*."""
+import csv
+import json
+import sys
+
+SHORT = {
+    'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': 'gld_req',
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': 'gld_sec',
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum': 'gld_hit',
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum': 'gld_miss',
+    'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum': 'gst_req',
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum': 'gst_sec',
+    'l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum': 'lld_req',
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum': 'lld_sec',
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum': 'lld_hit',
+    'l1tex__t_requests_pipe_lsu_mem_local_op_st.sum': 'lst_req',
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum': 'lst_sec',
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit.sum': 'lst_hit',
+    'l1tex__data_pipe_lsu_wavefronts.sum': 'wf',
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum': 'wf_sh',
+    'lts__t_sectors_srcunit_tex_op_read.sum': 'l2_rd',
+    'lts__t_sectors_srcunit_tex_op_write.sum': 'l2_wr',
+    'smsp__inst_executed.sum': 'insts',
+}
+
+
+def launches(path):
+    """ncu's CSV: per launch in order, its kernel's name and metrics."""
+    rows, order = {}, []
+    with open(path, newline='') as f:
+        lines = [ln for ln in f if ln.startswith('"')]   # (ncu's own messages start with ==)
+    for r in csv.DictReader(lines):
+        key = r['ID']
+        if key not in rows:
+            rows[key] = {'kernel': r['Kernel Name']}
+            order.append(key)
+        try:
+            rows[key][r['Metric Name']] = float(r['Metric Value'].replace(',', ''))
+        except ValueError:
+            pass
+    return [rows[k] for k in order]
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        raise SystemExit('usage: l1stats_show.py CSV JSONL [FILTER]')
+    ls = launches(sys.argv[1])
+    want = sys.argv[3] if len(sys.argv) == 4 else ''
+    i = 0
+    for d in map(json.loads, filter(str.strip, open(sys.argv[2]))):
+        if 'loop' not in d:
+            continue
+        if i + 1 >= len(ls) or not ls[i]['kernel'].startswith(d['kernel'] + '('):
+            continue   # (a kernel ncu did not profile)
+        a, b = ls[i], ls[i + 1]
+        i += 2
+        if want not in d['loop']:
+            continue
+        per = {SHORT.get(m, m): (b[m] - a[m]) / d['n'] for m in a if m != 'kernel' and m in b}
+        out = ' '.join('%s=%.1f' % (k, v) for k, v in per.items() if v)
+        if per.get('gld_sec'):
+            out += ' gld_hit%%=%.0f' % (100 * per.get('gld_hit', 0) / per['gld_sec'])
+        print('%-28s %s' % (d['loop'], out))
+
+
+if __name__ == '__main__':
+    main()
