@@ -2784,6 +2784,8 @@ static inline void global_cost(struct sim *s, struct sim_warp *w, const struct s
 		*occ = 1;
 	bool cg = si->l2_only || is_atom;
 	double worst = sim_touch_lines(s, lines, nlines, is_st, cg);
+	if (is_atom)
+		sim_l1_evict_lines(s, lines, nlines);
 	/* a lane on the line of the lane before finds it in the caches:
 	 * an L1 hit (no later than worst), or for .cg an L2 hit */
 	if (repeat && !is_st && cg && s->lat_l2 > worst)

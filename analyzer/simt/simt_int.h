@@ -410,6 +410,7 @@ void sim_l1_free(struct sim_l1 *c);
 struct sim;
 #define SIM_FLIGHT 4096
 double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg);
+void sim_l1_evict_lines(struct sim *s, const uint64_t *lines, uint32_t n);
 
 /* Shared-memory tracking per 4-byte word (verifier): an array per field,
  * indexed by the word (a warp's accesses mostly touch neighbouring words,
