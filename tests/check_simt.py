@@ -405,6 +405,17 @@ SETS = [
 # sector of its stores, and at 16 warps the stores go at a cycle a sector
 # as global ones do (lc_st_tput/512, 136 warp-stores of 4 sectors an
 # iteration in 543 cycles), where the model had them stop in the L1.
+# local2_probe (H200; model bf514ee's predictions committed first: 8 of 8
+# within 35%, median 16%, the even lanes' stores 20% fast): local stores that write sectors in part take
+# the global stores' turn for each such line (the even lanes' words, 4
+# sectors in part, 5.0 cycles a warp's store at 16 warps; lane 0's alone
+# 2.0; lanes 0 to 15's, 2 whole sectors, 2.0).
+# l1inv_probe (H200; model bf514ee's, 6 of 8 within 35%): an L1-resident
+# gather's sectors hit 100%, 66% to 70% with a RED or an ATOMG to the
+# table after it, 95% with a store (ncu): an atomic takes its lines out of
+# the L1 (bf514ee), a store does not; the gathers of 32 lines are 16%
+# slower than the model charges, and the scattered store 38% (not
+# understood).
 # l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
 # take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
@@ -861,6 +872,8 @@ PROBES = [
     ('probes/l2sq_probe.jsonl', 'probes/l2sq_probe.sm_90.ptx', 'probe l2sq'),
     ('probes/l1line_probe.jsonl', 'probes/l1line_probe.sm_90.ptx', 'probe l1line'),
     ('probes/local_probe.jsonl', 'probes/local_probe.sm_90.ptx', 'probe local'),
+    ('probes/local2_probe.jsonl', 'probes/local2_probe.sm_90.ptx', 'probe local2'),
+    ('probes/l1inv_probe.jsonl', 'probes/l1inv_probe.sm_90.ptx', 'probe l1inv'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -3620,7 +3620,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			if (is_ld)
 				px_warp_wavefronts(ta, tk, wide, &wf, &ideal);
 			nlines = lane_lines(w, ta == phys ? SP_GLOBAL : spc, ta, tk, lines, &repeat);
-			plines = is_st && spc == SP_GLOBAL ? partial_lines(ta, tk, bytes) : 0;
+			plines = is_st ? partial_lines(ta, tk, bytes) : 0;
 			if (memo && spc == SP_GLOBAL) {
 				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
 				mo->plines = plines;
@@ -3642,12 +3642,13 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		 * local one's too, the L1 writing through for local memory as for
 		 * global (local_probe under ncu: the L2 takes every sector of its
 		 * STLs; lc_st_tput/512, 136 warp-stores of 4 sectors an iteration,
-		 * 543 cycles), but with no turn for a line written in part
-		 * (plines above: global stores' only): held-out 18's isort8_loop
-		 * at 512 threads, 688 STLs of 3,972 sectors and 1,024 global
-		 * sectors an iteration (ncu), on some 1,000 lines written in part,
-		 * takes 5,047 cycles, +4% without their turns, +24% with them
-		 * (not probed on its own) */
+		 * 543 cycles), and with the same turn for a line written in part
+		 * (local2_probe at 16 warps: a store of the even lanes' words, 4
+		 * sectors in part, 5.0 cycles; lane 0's word alone 2.0; lanes 0
+		 * to 15's, 2 whole sectors, 2.0). Held-out 18's isort8_loop/512
+		 * is 24% slow with the turns (4% without): ncu counts 4,029 L2
+		 * write sectors an iteration for its 3,972 local and 1,024 global
+		 * store sectors, which the model does not merge */
 		if (is_st && known_mask)
 			s->gst_cost = sec * s->gst_sector + plines * s->gst_partial;
 		if (is_atom && known_mask)
