@@ -416,6 +416,13 @@ SETS = [
 # the L1 (bf514ee), a store does not; the gathers of 32 lines are 16%
 # slower than the model charges, and the scattered store 38% (not
 # understood).
+# l1edge_probe (H200; model bf514ee's, 5 of 12 within 35%, median 45%)
+# cycles through 0.9, 1.06 and 1.33 times the L1 at three speeds: at 0.9
+# every load hits
+# (ncu), where the model's edge from 0.9 missed 14% at 128 threads and
+# ran 115% slow (0.95 since); at 1.06 the hardware hits 39% at 128
+# threads and 85% at 512, the model 49% and 72%, at 1.33 neither; the
+# loops that miss run 44% slower than the model (the misses' rate).
 # l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
 # take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
@@ -874,6 +881,7 @@ PROBES = [
     ('probes/local_probe.jsonl', 'probes/local_probe.sm_90.ptx', 'probe local'),
     ('probes/local2_probe.jsonl', 'probes/local2_probe.sm_90.ptx', 'probe local2'),
     ('probes/l1inv_probe.jsonl', 'probes/l1inv_probe.sm_90.ptx', 'probe l1inv'),
+    ('probes/l1edge_probe.jsonl', 'probes/l1edge_probe.sm_90.ptx', 'probe l1edge'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -14,8 +14,15 @@
  * spare (156 and 192 KiB at 256 and 512 threads, reuse distance 0.82 C and
  * 0.67 C) every load hits, while 256 KiB of lines (2.06 C, 1.64 C, 1.33 C)
  * all miss. A hit fraction that falls linearly from 1 at 0.9 C to 0 at
- * 1.36 C puts 72% at 1.03 C and agrees with every variant of the probe;
- * the two ends are fitted to it [F], not measured separately. */
+ * 1.36 C put 72% at 1.03 C and agreed with every variant of the probe;
+ * the two ends were fitted to it [F]. l1edge_probe (ncu) then measured a
+ * loop cycling through 0.9 C: every load hits, at 128 and 512 threads
+ * (the edge at 0.9 C had 14% miss at 128 threads, 115% slow); from 0.95 C
+ * the transpose is within 1% (+12% before), and of check_simt's loops 18
+ * move, 13 closer (ellpack_spmv_loop/128 +4% -> -25%, whose hits ncu
+ * counts at 84% where the model has 95% at either end). At 1.06 C the
+ * hardware hits 39% at 128 threads and 85% at 512, the model 49% and 72%;
+ * at 1.33 C neither. */
 #include <stdlib.h>
 
 #include "simt_int.h"
@@ -46,7 +53,7 @@ void sim_lineset_free(struct sim_lineset *m)
 }
 
 /* ---- the L1 ---- */
-#define L1_LO 0.90    /* [F] reuse distance / capacity below which a touch hits */
+#define L1_LO 0.95    /* [F] reuse distance / capacity below which a touch hits (l1edge_probe: all at 0.9) */
 #define L1_HI 1.36    /* [F] ... from which it misses */
 
 void sim_l1_init(struct sim_l1 *c, uint32_t cap_lines)
