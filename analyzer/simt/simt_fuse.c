@@ -1638,9 +1638,9 @@ static void mark_slots(struct sim *s, const struct regrefs *rr)
 			int32_t d = single_def(f, i);
 			a |= d >= 0 && addr[d];
 			/* a shift by 32 or more makes one word of the other: one
-			 * SHF (or IMAD.SHL) in SASS, the other word RZ, or the
-			 * sign for shr.s64 (xorshift_walk_loop's r >> 62:
-			 * SHF.R.U32.HI) */
+			 * SHF (or IMAD.SHL) in SASS, the other word RZ
+			 * (xorshift_walk_loop's r >> 62: SHF.R.U32.HI); shr.s64
+			 * keeps two, the other word the sign */
 			a |= (in->op == PX_OP_SHL || (in->op == PX_OP_SHR && px_type_kind(in->types[0]) != 's')) &&
 			     in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM && in->opnds[2].imm >= 32;
 			if (!a) {
@@ -1735,9 +1735,9 @@ void sim_mark_free(struct sim *s)
 		/* a 64-bit shift by 32 that moves one word into the other and
 		 * zeroes the other (shl.b64, shr.u64/b64): RZ and the pair's
 		 * other register in SASS (xorshift_walk_loop's r >> 32) */
-		if ((in->op == PX_OP_SHL || (in->op == PX_OP_SHR && px_type_kind(in->types[0]) != 's')) &&
-		    in->ntypes && px_type_bits(in->types[0]) == 64 && in->nopnds == 3 &&
-		    in->opnds[2].kind == PX_OPND_IMM && in->opnds[2].imm == 32) {
+		if (in->ntypes && px_type_bits(in->types[0]) == 64 &&
+		    (in->op == PX_OP_SHL || (in->op == PX_OP_SHR && px_type_kind(in->types[0]) != 's')) &&
+		    in->nopnds == 3 && in->opnds[2].kind == PX_OPND_IMM && in->opnds[2].imm == 32) {
 			si->free = 1;
 			continue;
 		}
