@@ -95,6 +95,15 @@ static inline void mark(struct sim_l1 *c, uint32_t st, bool on)
 	c->scnt[k / SIM_L1_SUPER] += on ? 1 : (uint32_t)-1;
 }
 
+/* Stamp st no longer names its line (the line's touch moves on, or it
+ * leaves the L1). */
+static inline void unstamp(struct sim_l1 *c, uint32_t st)
+{
+	mark(c, st, false);
+	c->ring[st] = 0;
+	c->marks--;
+}
+
 /* The marks at stamps after st (st <= c->t: none after c->t). */
 static uint32_t marks_after(const struct sim_l1 *c, uint32_t st)
 {
@@ -182,9 +191,7 @@ SIM_HOT bool l1_touch(struct sim_l1 *c, uint64_t line)
 	uint64_t dist = UINT64_MAX;   /* other lines touched since: none kept = far */
 	if (*stamp && c->ring[*stamp] == line + 1) {
 		dist = marks_after(c, *stamp);
-		mark(c, *stamp, false);
-		c->ring[*stamp] = 0;
-		c->marks--;
+		unstamp(c, *stamp);
 	}
 	if (c->t == c->ring_n) {
 		l1_compact(c);   /* (line is not kept: its stamp left the ring above, if it was there) */
@@ -218,9 +225,7 @@ void sim_l1_evict_lines(struct sim *s, const uint64_t *lines, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t *stamp = l1_stamp(c, lines[i], false);
 		if (stamp && *stamp && c->ring[*stamp] == lines[i] + 1) {
-			mark(c, *stamp, false);
-			c->ring[*stamp] = 0;
-			c->marks--;
+			unstamp(c, *stamp);
 			*stamp = 0;
 		}
 	}

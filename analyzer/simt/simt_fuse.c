@@ -804,6 +804,18 @@ static void mark_selects(struct sim *s, const struct regrefs *rr)
 	}
 }
 
+/* The one instruction that reads what instruction i writes, later in its
+ * block, where i writes one register, the only definition of it, read
+ * once: its index, else UINT32_MAX. */
+static uint32_t sole_later_use(const struct px_func *f, const struct regrefs *rr, uint32_t i)
+{
+	int32_t d = single_def(f, i);
+	if (d < 0 || rr->ustart[d + 1] - rr->ustart[d] != 1 || rr->dstart[d + 1] - rr->dstart[d] != 1)
+		return UINT32_MAX;
+	uint32_t j = rr->ulist[rr->ustart[d]];
+	return j > i && f->insns[j].block == f->insns[i].block ? j : UINT32_MAX;
+}
+
 /* Is r defined once, by a shr.u64 (or .b64) by an immediate from 32 to
  * 63: a word of its source's high word, the other RZ? */
 static bool high_word_shift(const struct px_func *f, const struct regrefs *rr, int32_t r)
@@ -837,11 +849,8 @@ static void mark_select_adds(struct sim *s, const struct regrefs *rr)
 		    (in->opnds[1].imm != 0 && in->opnds[2].imm != 0) || !in->ntypes ||
 		    px_type_bits(in->types[0]) != 32)
 			continue;
-		int32_t d = single_def(f, i);
-		if (d < 0 || rr->ustart[d + 1] - rr->ustart[d] != 1 || rr->dstart[d + 1] - rr->dstart[d] != 1)
-			continue;
-		uint32_t j = rr->ulist[rr->ustart[d]];
-		if (j > i && f->insns[j].block == in->block && f->insns[j].guard < 0 && is_int32_add(&f->insns[j])) {
+		uint32_t j = sole_later_use(f, rr, i);
+		if (j != UINT32_MAX && f->insns[j].guard < 0 && is_int32_add(&f->insns[j])) {
 			s->ins[i].pipe = P_IMAD;
 			s->ins[j].free = 0;   /* (the VIADD: not folded into a three-input add) */
 		}
@@ -864,12 +873,11 @@ static void mark_pred_roundtrips(struct sim *s, const struct regrefs *rr)
 		    in->opnds[1].imm + in->opnds[2].imm != 1 || in->opnds[1].imm * in->opnds[2].imm != 0 ||
 		    !in->ntypes || px_type_bits(in->types[0]) != 32)
 			continue;
-		int32_t d = single_def(f, i);
-		if (d < 0 || rr->ustart[d + 1] - rr->ustart[d] != 1 || rr->dstart[d + 1] - rr->dstart[d] != 1)
+		uint32_t j = sole_later_use(f, rr, i);
+		if (j == UINT32_MAX)
 			continue;
-		uint32_t j = rr->ulist[rr->ustart[d]];
 		const struct px_insn *c = &f->insns[j];
-		if (j <= i || c->block != in->block || c->op != PX_OP_SETP || c->guard >= 0 || c->nopnds != 3 ||
+		if (c->op != PX_OP_SETP || c->guard >= 0 || c->nopnds != 3 ||
 		    (c->cmp != PX_CMP_EQ && c->cmp != PX_CMP_NE) || c->opnds[2].kind != PX_OPND_IMM || c->opnds[2].imm != 0 ||
 		    !c->ntypes || px_type_bits(c->types[c->ntypes - 1]) != 32)
 			continue;

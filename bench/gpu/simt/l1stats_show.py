@@ -13,9 +13,12 @@ the same for local memory (lld_*, lst_*), the L1 data stage's wavefronts
 (wf; wf_sh of shared memory), L2 sectors read and written for the L1
 (l2_rd, l2_wr), warp-instructions (insts). FILTER keeps the loops whose
 name contains it. The committed results: tests/fixtures/simt/*/l1stats*."""
-import csv
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from icount_pack import launches  # noqa: E402   (ncu's CSV, a launch at a time)
 
 SHORT = {
     'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': 'gld_req',
@@ -36,23 +39,6 @@ SHORT = {
     'lts__t_sectors_srcunit_tex_op_write.sum': 'l2_wr',
     'smsp__inst_executed.sum': 'insts',
 }
-
-
-def launches(path):
-    """ncu's CSV: per launch in order, its kernel's name and metrics."""
-    rows, order = {}, []
-    with open(path, newline='') as f:
-        lines = [ln for ln in f if ln.startswith('"')]   # (ncu's own messages start with ==)
-    for r in csv.DictReader(lines):
-        key = r['ID']
-        if key not in rows:
-            rows[key] = {'kernel': r['Kernel Name']}
-            order.append(key)
-        try:
-            rows[key][r['Metric Name']] = float(r['Metric Value'].replace(',', ''))
-        except ValueError:
-            pass
-    return [rows[k] for k in order]
 
 
 def main():
