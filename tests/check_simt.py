@@ -259,6 +259,15 @@ threads), predicted by the model of 513a612 (the simulator of b7a4980)
 before its first measurement on an H200: "held-out 22", median 10.2%, 14
 of 16 within 35%, 9 predicted fast; the xorshift* walk 60% and 56% slow,
 Bellman-Ford 35% fast at 128 threads.
+The twenty-third set, tests/fixtures/simt/heldout23/ (simt_heldout23.cu,
+helper-written in the twenty-sixth session: a Needleman-Wunsch wavefront
+with a barrier a step, an fp64 Kalman filter with a measurement gate, a
+strncmp-like byte loop, union-find by shared atomicCAS, Black-Scholes,
+Q2.30 biquads in 64 bits, block-matching SAD by __vsadu4 with a shuffle
+argmin, Moller-Trumbore against a shared tile; 128 and 512 threads),
+predicted by the model of 71cf0b9 before its first measurement on an
+H200: "held-out 23", median 11.6%, 14 of 16 within 35%, 13 predicted
+fast; union-find 47% slow at 512 threads, the SAD search 37% and 32% fast.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
 Prints each loop and the error, then the median absolute error and the
@@ -321,6 +330,8 @@ HELD_OUT_21 = {'aes_ctr_loop', 'forest_infer_loop', 'thomas_loop', 'rle_decode_l
                'skinning_loop', 'varint_decode_loop', 'hough_loop'}
 HELD_OUT_22 = {'pic_deposit_loop', 'bellman_ford_loop', 'dfa_scan_loop', 'jacobi_eig3_loop', 'morton_bsearch_loop',
                'xorshift_walk_loop', 'slerp_loop', 'bitmat_transpose_loop'}
+HELD_OUT_23 = {'nw_wavefront_loop', 'kalman_cv64_loop', 'strcmp_loop', 'union_find_loop', 'black_scholes_loop',
+               'biquad_q30_loop', 'sad_motion_loop', 'ray_tri_loop'}
 # the held-out sets whose predictions were committed before they were
 # measured (set name: the predictions' file): timing_error's held-out figures
 BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predicted.jsonl',
@@ -332,7 +343,7 @@ BLIND = {'held-out 4': 'heldout4/predicted.jsonl', 'held-out 5': 'heldout5/predi
          'held-out 16': 'heldout16/predicted.jsonl', 'held-out 17': 'heldout17/predicted.jsonl',
          'held-out 18': 'heldout18/predicted.jsonl', 'held-out 19': 'heldout19/predicted.jsonl',
          'held-out 20': 'heldout20/predicted.jsonl', 'held-out 21': 'heldout21/predicted.jsonl',
-         'held-out 22': 'heldout22/predicted.jsonl'}
+         'held-out 22': 'heldout22/predicted.jsonl', 'held-out 23': 'heldout23/predicted.jsonl'}
 # (fixture lines, the PTX they were measured from, held-out kernels, set name)
 SETS = [
     ('h200.jsonl', 'simt_bench.sm_90.ptx', HELD_OUT, 'held-out 1'),
@@ -357,6 +368,7 @@ SETS = [
     ('heldout20/simt_heldout20.jsonl', 'heldout20/simt_heldout20.sm_90.ptx', HELD_OUT_20, 'held-out 20'),
     ('heldout21/simt_heldout21.jsonl', 'heldout21/simt_heldout21.sm_90.ptx', HELD_OUT_21, 'held-out 21'),
     ('heldout22/simt_heldout22.jsonl', 'heldout22/simt_heldout22.sm_90.ptx', HELD_OUT_22, 'held-out 22'),
+    ('heldout23/simt_heldout23.jsonl', 'heldout23/simt_heldout23.sm_90.ptx', HELD_OUT_23, 'held-out 23'),
 ]
 # Probes (tests/fixtures/simt/probes/, measured on an H200 by
 # `sh bench/gpu/simt/heldout.sh dc_probe` and `... div_probe`): loops written
