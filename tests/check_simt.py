@@ -270,6 +270,14 @@ H200: "held-out 23", median 11.6%, 14 of 16 within 35%, 13 predicted
 fast; union-find 47% slow at 512 threads, the SAD search 37% and 32% fast.
 Then the figures `ptxray simt` prints with every result (timing_error) are
 recomputed from these fixtures and must match.
+The same simulations' memory accesses (the JSON's `memory`, an iteration's
+for the block: (M(2n) - M(n)) / n) are set against ncu's for the loops
+whose programs have L1 counters committed (bench/gpu/simt/l1stats.sh:
+l1stats*.jsonl and l1stats*_ncu.csv beside their fixtures, h200_l1stats*
+for simt_bench): over the loops with global loads in both, the absolute
+difference of the L1's hit rate of their sectors, whose median, 90th
+percentile and worst `ptxray simt` prints (memory_error) and must match.
+bench/gpu/simt/l1stats_compare.py prints the comparison loop by loop.
 Prints each loop and the error, then the median absolute error and the
 worst, and whether the issue's bar (median <= 15%, every loop within 35%) is
 met: a report, not a failure (the timing is an estimate).
@@ -288,6 +296,9 @@ import subprocess
 import sys
 
 from checklib import Checks
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench', 'gpu', 'simt'))
+from l1stats_show import per_iteration  # noqa: E402   (ncu's L1 counters an iteration)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, 'fixtures', 'simt')
@@ -939,12 +950,16 @@ def simt_json(ptxray, d, n):
     return j
 
 
-def simulate(ptxray, d, n):
-    j = simt_json(ptxray, d, n)
-    # what the programs measure: thread 0's clock64() after the barrier
-    # that ends the loop less its clock64() after the one before it, each
-    # read when its warp arrives (clock_span); the block's end otherwise
+def span(j):
+    """What the programs measure of a simulation (its JSON): thread 0's
+    clock64() after the barrier that ends the loop less its clock64() after
+    the one before it, each read when its warp arrives (clock_span); the
+    block's end otherwise."""
     return j['cycles'] if j.get('clock_span') is None else j['clock_span']
+
+
+def simulate(ptxray, d, n):
+    return span(simt_json(ptxray, d, n))
 
 
 def measured(d):
@@ -971,7 +986,47 @@ def measured_loops():
 
 
 def predict(ptxray, d):
-    return (simulate(ptxray, d, 2 * d['n']) - simulate(ptxray, d, d['n'])) / d['n']
+    return predict_all(ptxray, d)[0]
+
+
+def predict_all(ptxray, d):
+    """The loop's predicted cycles an iteration and its memory accesses an
+    iteration for the block ({kind: {field: count}}, the JSON's memory)."""
+    a, b = simt_json(ptxray, d, d['n']), simt_json(ptxray, d, 2 * d['n'])
+    ma, mb = a['memory'], b['memory']
+    mem = {k: {f: (mb.get(k, {}).get(f, 0) - ma.get(k, {}).get(f, 0)) / d['n']
+               for f in set(ma.get(k, {})) | set(mb.get(k, {}))} for k in set(ma) | set(mb)}
+    return (span(b) - span(a)) / d['n'], mem
+
+
+def l1_files(ptx):
+    """The ncu CSV and fixture lines of the L1 counters of the program a
+    fixture's PTX was made from (bench/gpu/simt/l1stats.sh), or None:
+    probes/NAME_l1stats*, heldoutN/l1stats*, h200_l1stats* for simt_bench."""
+    d, base = os.path.split(ptx)
+    if d == 'probes':
+        stem = os.path.join(FIX, 'probes', base.split('.')[0] + '_l1stats')
+    else:
+        stem = os.path.join(FIX, d, 'l1stats') if d else os.path.join(FIX, 'h200_l1stats')
+    csv, jsonl = stem + '_ncu.csv', stem + '.jsonl'
+    return (csv, jsonl) if os.path.exists(csv) and os.path.exists(jsonl) else None
+
+
+def l1_counts(ptx):
+    """{loop label: {ncu counter (l1stats_show.py's short names): count an
+    iteration}} of the program, or {}."""
+    f = l1_files(ptx)
+    return {d['loop']: per for d, per in per_iteration(*f)} if f else {}
+
+
+def hit_rates(g, mem):
+    """(GPU, model) L1 hit rates of a loop's global loads' sectors, or None
+    where either has none: ncu's counters an iteration g, the model's
+    memory an iteration mem."""
+    gl = mem.get('global_load', {})
+    if not (g.get('gld_sec', 0) > 0 and gl.get('sectors', 0) > 0):
+        return None
+    return g.get('gld_hit', 0) / g['gld_sec'], gl.get('l1_hit_sectors', 0) / gl['sectors']
 
 
 def main():
@@ -986,7 +1041,8 @@ def main():
         print('%-24s measured %9.2f: thread 0 times no work, not judged' % (d['loop'], measured(d)))
     ds = [d for d in ds if measured(d) > 0]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
-        preds = list(ex.map(lambda d: predict(ptxray, d), ds))
+        both = list(ex.map(lambda d: predict_all(ptxray, d), ds))
+    preds = [p for p, _ in both]
     for d, p in zip(ds, preds):
         m = measured(d)
         e = (p - m) / m
@@ -1029,6 +1085,21 @@ def main():
                         '--block', '32', '--param', '2=1', '--format', 'json'], capture_output=True, text=True)
     got = json.loads(r.stdout)['timing_error'] if r.stdout else None
     check(got == want, 'timing_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
+    # and the memory figures (memory_error, px_simt_l1_accuracy)
+    l1 = {}
+    hits = []
+    for d, (_, mem) in zip(ds, both):
+        if d['ptx'] not in l1:
+            l1[d['ptx']] = l1_counts(d['ptx'])
+        g = l1[d['ptx']].get(d['loop'])
+        h = hit_rates(g, mem) if g else None
+        if h:
+            hits.append(abs(h[1] - h[0]))
+    hits.sort()
+    want = {'loops': len(hits), 'l1_hit_rate_median': round(statistics.median(hits), 3),
+            'l1_hit_rate_p90': round(hits[int(0.9 * len(hits))], 3), 'l1_hit_rate_worst': round(hits[-1], 3)}
+    got = json.loads(r.stdout)['memory_error'] if r.stdout else None
+    check(got == want, 'memory_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
     bugs = os.path.join(FIX, 'bugs', 'seeded.sm_90.ptx')
     for kernel, kind, params in SEEDED:
         args = [ptxray, 'simt', bugs, '--kernel', kernel, '--block', '256', '--format', 'json'] + params

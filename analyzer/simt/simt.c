@@ -45,11 +45,17 @@
 
 /* tests/check_simt.py on its fixtures (H100 and H200, sm_90): keep in step.
  * The held-out figures are the errors of the predictions committed before
- * their loops were measured (check_simt.py's BLIND: held-out 4 to 22). */
+ * their loops were measured (check_simt.py's BLIND: held-out 4 to 23); the
+ * L1's, those of the loops whose programs' L1 counters ncu took
+ * (bench/gpu/simt/l1stats.sh). */
 const struct px_simt_accuracy px_simt_accuracy = {
 	.loops = 1449, .median = 0.053,
 	.held_out = 340, .held_out_median = 0.150, .held_out_p90 = 0.551, .held_out_worst = 6.85,
 	.held_out_fast = 225,
+};
+
+const struct px_simt_l1_accuracy px_simt_l1_accuracy = {
+	.loops = 268, .median = 0.0, .p90 = 0.202, .worst = 0.947,
 };
 
 const char *px_simt_stall_name(unsigned s)
@@ -79,6 +85,16 @@ _Static_assert((int)P_ALU == (int)PX_PIPE_ALU && (int)P_IMAD == (int)PX_PIPE_IMA
                (int)P_BAR == (int)PX_PIPE_BARRIER && (int)P_BRANCH == (int)PX_PIPE_BRANCH &&
                (int)P_TENSOR == (int)PX_PIPE_TENSOR && (int)P_COUNT == (int)PX_PIPE_CONVERGENCE,
                "enum sim_pipe and enum px_simt_pipe agree");
+
+const char *px_simt_mem_name(unsigned k)
+{
+	static const char *const n[] = {
+#define X(e, s, d) s,
+		PX_SIMT_MEMS(X)
+#undef X
+	};
+	return k < PX_COUNTOF(n) ? n[k] : "?";
+}
 
 const char *px_simt_kind_name(unsigned k)
 {
@@ -420,6 +436,7 @@ static void free_sim(struct sim *s)
 	free(s->loop_issued);
 	free(s->loop_slots);
 	free(s->loop_pipe);
+	free(s->loop_mem);
 	free(s->ins_slots);
 	free(s->ins_conv);
 	free(s->loop_lanes);
@@ -1274,7 +1291,7 @@ static void pipe_counts(const struct sim *s, uint32_t pc, uint64_t *out)
 	out[si->pipe] += own + extra;
 }
 
-/* Fills loop_issued, loop_slots and loop_lanes from the instructions'
+/* Fills loop_issued, loop_slots, loop_lanes and loop_mem from the instructions'
  * counts: each instruction's go to the selected loops around it
  * (block_loop, then sel_parent). */
 static void loop_counts(struct sim *s)
@@ -1286,6 +1303,7 @@ static void loop_counts(struct sim *s)
 			s->loop_slots[l] += own + s->ins_conv[pc];
 			s->loop_lanes[l] += s->ins_lanes[pc];
 			pipe_counts(s, pc, &s->loop_pipe[(size_t)l * PX_PIPE_COUNT]);
+			sim_mem_counts(s, pc, &s->loop_mem[(size_t)l * PX_MEM_COUNT]);
 		}
 }
 
@@ -3028,6 +3046,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.ins_conv = xcalloc(s.nins + 1, sizeof *s.ins_conv);
 	s.loop_slots = xcalloc(f->nloops + 1, sizeof *s.loop_slots);
 	s.loop_pipe = xcalloc((size_t)(f->nloops + 1) * PX_PIPE_COUNT, sizeof *s.loop_pipe);
+	s.loop_mem = xcalloc((size_t)(f->nloops + 1) * PX_MEM_COUNT, sizeof *s.loop_mem);
 	s.ins_lanes = xcalloc(s.nins + 1, sizeof *s.ins_lanes);
 	s.loop_cycles = xcalloc(f->nloops + 1, sizeof *s.loop_cycles);
 	sim_mbar_setup(&s);
@@ -3037,6 +3056,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		out->issued += s.ins_issued[pc];
 		out->issue_slots += s.ins_issued[pc] + s.ins_slots[pc] + s.ins_conv[pc];
 		pipe_counts(&s, pc, out->slots_by_pipe);
+		sim_mem_counts(&s, pc, out->mem);
 	}
 	out->cycles = s.cycle;
 	out->clock_reads = s.clock_reads;
@@ -3091,6 +3111,11 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		for (unsigned p = 0; p < PX_PIPE_COUNT; p++)
 			r->slots_by_pipe[p] = hdr ? (double)s.loop_pipe[(size_t)l * PX_PIPE_COUNT + p] / (double)hdr : 0;
 		r->simt_efficiency = s.loop_issued[l] ? (double)s.loop_lanes[l] / (32.0 * (double)s.loop_issued[l]) : 0;
+		for (unsigned k = 0; k < PX_MEM_COUNT && hdr; k++) {
+			const struct px_simt_mem *c = &s.loop_mem[(size_t)l * PX_MEM_COUNT + k];
+			r->mem[k] = (struct px_simt_mem){c->requests / (double)hdr, c->sectors / (double)hdr,
+			                                 c->l1_hit_sectors / (double)hdr, c->wavefronts / (double)hdr};
+		}
 	}
 	for (uint32_t i = 0; i < out->nviol; i++) {
 		const struct px_insn *o = out->viol[i].other_line ? insn_at_line(f, out->viol[i].other_line) : NULL;
@@ -3132,6 +3157,50 @@ static void json_source(struct px_json *j, const char *file, uint32_t line)
 	px_json_string(j, file);
 	px_json_key(j, "line");
 	px_json_uint(j, line);
+	px_json_end_object(j);
+}
+
+/* Whether accesses of kind k have sectors (global and local memory), L1
+ * hits (global and local loads) and wavefronts (loads and shared memory). */
+static bool mem_has_sectors(unsigned k)
+{
+	return k <= PX_MEM_LOCAL_STORE;
+}
+static bool mem_has_hits(unsigned k)
+{
+	return k == PX_MEM_GLOBAL_LOAD || k == PX_MEM_LOCAL_LOAD;
+}
+static bool mem_has_wavefronts(unsigned k)
+{
+	return k == PX_MEM_GLOBAL_LOAD || k == PX_MEM_LOCAL_LOAD || k >= PX_MEM_SHARED_LOAD;
+}
+
+/* The memory accesses m (enum px_simt_mem_kind) as an object, the kinds
+ * with any. */
+static void json_mem(struct px_json *j, const struct px_simt_mem *m)
+{
+	px_json_begin_object(j);
+	for (unsigned k = 0; k < PX_MEM_COUNT; k++) {
+		if (!(m[k].requests > 0))
+			continue;
+		px_json_key(j, px_simt_mem_name(k));
+		px_json_begin_object(j);
+		px_json_key(j, "requests");
+		px_json_double(j, m[k].requests);
+		if (mem_has_sectors(k)) {
+			px_json_key(j, "sectors");
+			px_json_double(j, m[k].sectors);
+		}
+		if (mem_has_hits(k)) {
+			px_json_key(j, "l1_hit_sectors");
+			px_json_double(j, m[k].l1_hit_sectors);
+		}
+		if (mem_has_wavefronts(k)) {
+			px_json_key(j, "wavefronts");
+			px_json_double(j, m[k].wavefronts);
+		}
+		px_json_end_object(j);
+	}
 	px_json_end_object(j);
 }
 
@@ -3182,6 +3251,18 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_key(&j, "held_out_predicted_fast");
 	px_json_uint(&j, acc->held_out_fast);
 	px_json_end_object(&j);
+	const struct px_simt_l1_accuracy *l1a = &px_simt_l1_accuracy;
+	px_json_key(&j, "memory_error");   /* (the L1 hit rate's: memory's one estimate) */
+	px_json_begin_object(&j);
+	px_json_key(&j, "loops");
+	px_json_uint(&j, l1a->loops);
+	px_json_key(&j, "l1_hit_rate_median");
+	px_json_double(&j, l1a->median);
+	px_json_key(&j, "l1_hit_rate_p90");
+	px_json_double(&j, l1a->p90);
+	px_json_key(&j, "l1_hit_rate_worst");
+	px_json_double(&j, l1a->worst);
+	px_json_end_object(&j);
 	px_json_key(&j, "completed");
 	px_json_bool(&j, r->completed);
 	px_json_key(&j, "cycles");
@@ -3205,6 +3286,8 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 			px_json_uint(&j, r->slots_by_pipe[p]);
 		}
 	px_json_end_object(&j);
+	px_json_key(&j, "memory");   /* (the kinds with any) */
+	json_mem(&j, r->mem);
 	px_json_key(&j, "loops");
 	px_json_begin_array(&j);
 	for (uint32_t i = 0; i < r->nloops; i++) {
@@ -3234,6 +3317,8 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 		px_json_end_object(&j);
 		px_json_key(&j, "simt_efficiency");
 		px_json_double(&j, l->simt_efficiency);
+		px_json_key(&j, "memory");   /* (per warp and iteration) */
+		json_mem(&j, l->mem);
 		px_json_key(&j, "stalls");
 		px_json_begin_object(&j);
 		for (unsigned k = 0; k < PX_STALL_COUNT; k++) {
@@ -3283,6 +3368,36 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_buf_puts(out, "\n");
 }
 
+/* A loop's memory accesses (per warp and iteration), the kinds with any:
+ * requests, and per request the sectors, wavefronts and L1 hit rate. */
+static void text_mem(struct px_buf *out, const struct px_simt_mem *m)
+{
+	const char *sep = "    memory a warp-iteration:";
+	for (unsigned k = 0; k < PX_MEM_COUNT; k++) {
+		if (!(m[k].requests > 0))
+			continue;
+		px_buf_printf(out, "%s %s %.1f", sep, px_simt_mem_name(k), m[k].requests);
+		const char *per = " (";
+		if (mem_has_sectors(k)) {
+			px_buf_printf(out, "%s%.1f sectors", per, m[k].sectors / m[k].requests);
+			per = ", ";
+		}
+		if (mem_has_wavefronts(k)) {
+			px_buf_printf(out, "%s%.1f wavefronts", per, m[k].wavefronts / m[k].requests);
+			per = ", ";
+		}
+		if (*per == ',')
+			px_buf_puts(out, " each");
+		if (mem_has_hits(k) && m[k].sectors > 0)
+			px_buf_printf(out, "%sL1 hits %.0f%% of sectors", per, 100 * m[k].l1_hit_sectors / m[k].sectors);
+		if (*per == ',' || mem_has_hits(k))
+			px_buf_puts(out, ")");
+		sep = ";";
+	}
+	if (*sep == ';')
+		px_buf_puts(out, "\n");
+}
+
 void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 {
 	for (uint32_t i = 0; i < r->nviol; i++) {
@@ -3324,6 +3439,10 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 	              "too fast; the worst off by %.0f%%)\n",
 	              100 * acc->median, acc->loops, 100 * acc->held_out_median, 100 * acc->held_out_p90,
 	              acc->held_out, acc->held_out_fast, 100 * acc->held_out_worst);
+	const struct px_simt_l1_accuracy *l1a = &px_simt_l1_accuracy;
+	px_buf_printf(out, "  memory: the accesses the simulation made; their L1 hits an estimate, %.0f points from "
+	              "Nsight Compute's hit rate median, %.0f at the 90th percentile, %.0f at worst over %u loops\n",
+	              100 * l1a->median, 100 * l1a->p90, 100 * l1a->worst, l1a->loops);
 	for (uint32_t i = 0; i < r->nloops; i++) {
 		const struct px_simt_loop *l = &r->loops[i];
 		px_buf_printf(out, "  loop at line %u", l->line);
@@ -3343,6 +3462,7 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 				px_buf_printf(out, " %s %.0f%%", px_simt_stall_name(k), 100.0 * (double)l->stalls[k] / (double)tot);
 			px_buf_puts(out, "\n");
 		}
+		text_mem(out, l->mem);
 	}
 	for (uint32_t i = 0; i < r->nnotes; i++)
 		px_buf_printf(out, "  note: %s\n", r->notes[i]);

@@ -57,6 +57,37 @@ enum px_simt_pipe {
 };
 const char *px_simt_pipe_name(unsigned p);
 
+/* The memory accesses the simulation counts (JSON `memory`), by the
+ * state space an access resolved to and its operation, as Nsight
+ * Compute's l1tex counters divide them. */
+#define PX_SIMT_MEMS(X)                                                 \
+	X(MEM_GLOBAL_LOAD, "global_load", "loads from global memory")      \
+	X(MEM_GLOBAL_STORE, "global_store", "stores to global memory")     \
+	X(MEM_GLOBAL_ATOMIC, "global_atomic", "atomics and reductions on global memory") \
+	X(MEM_LOCAL_LOAD, "local_load", "loads from local memory")         \
+	X(MEM_LOCAL_STORE, "local_store", "stores to local memory")        \
+	X(MEM_SHARED_LOAD, "shared_load", "loads from shared memory, ldmatrix") \
+	X(MEM_SHARED_STORE, "shared_store", "stores to shared memory, stmatrix") \
+	X(MEM_SHARED_ATOMIC, "shared_atomic", "atomics and reductions on shared memory")
+enum px_simt_mem_kind {
+#define X(e, s, d) PX_##e,
+	PX_SIMT_MEMS(X)
+#undef X
+	PX_MEM_COUNT
+};
+const char *px_simt_mem_name(unsigned k);
+
+/* One kind's accesses: warp-level requests (some lane's address known),
+ * the 32-byte sectors they touch (global and local memory), the sectors of
+ * loads that hit the L1 (an estimate: the cache model decides a hit per
+ * line, and each of an access's lines takes an equal share of its
+ * sectors), and the L1 data stage's wavefronts (loads and shared memory:
+ * more than one a request when lanes conflict on a bank or, for global
+ * loads, spread over more lines than one wavefront serves). */
+struct px_simt_mem {
+	double requests, sectors, l1_hit_sectors, wavefronts;
+};
+
 /* The verifier's checks (JSON `kind`; the lint rule of the same id). */
 #define PX_SIMT_KINDS(X)                          \
 	X(V_BARRIER_DIVERGENCE, "barrier-divergence") \
@@ -117,6 +148,7 @@ struct px_simt_loop {
 	double issue_slots_per_iteration;
 	double slots_by_pipe[PX_PIPE_COUNT];   /* issue_slots_per_iteration by pipe (enum px_simt_pipe) */
 	uint64_t stalls[PX_STALL_COUNT];
+	struct px_simt_mem mem[PX_MEM_COUNT];  /* memory accesses per warp and iteration, by kind */
 };
 
 struct px_simt_violation {
@@ -149,6 +181,17 @@ struct px_simt_accuracy {
 };
 extern const struct px_simt_accuracy px_simt_accuracy;
 
+/* How far the memory counts' one estimate, the L1's hit rate of global
+ * loads' sectors, was from Nsight Compute's on the committed fixtures
+ * (tests/check_simt.py fails when these no longer match): the absolute
+ * difference of the two rates (0.1: ten percentage points) over the
+ * measured loops with global loads in both. */
+struct px_simt_l1_accuracy {
+	uint32_t loops;
+	double median, p90, worst;
+};
+extern const struct px_simt_l1_accuracy px_simt_l1_accuracy;
+
 struct px_simt_result {
 	char *path;                   /* owned copy */
 	char *source_path;            /* owned; the CUDA source simulated through nvcc's PTX (the
@@ -175,6 +218,7 @@ struct px_simt_result {
 	 * counter counts the sequence's instructions */
 	uint64_t issued, issue_slots;
 	uint64_t slots_by_pipe[PX_PIPE_COUNT];   /* issue_slots by pipe (enum px_simt_pipe) */
+	struct px_simt_mem mem[PX_MEM_COUNT];    /* the block's memory accesses, by kind */
 	/* thread 0's last clock read less its first (%clock, %clock64), what
 	 * a clock64() around the code measures: a read right after a block
 	 * barrier gives the warp's arrival there, not the barrier's release

@@ -245,10 +245,12 @@ void sim_l1_evict_lines(struct sim *s, const uint64_t *lines, uint32_t n)
  * body of 12 loads issued together costs 2.3 DRAM latencies (382 cycles
  * an iteration at 128 threads); taken as L1 hits, 178.5 predicted. A line
  * is forgotten when another takes its entry (SIM_FLIGHT of them): it
- * then counts as arrived. */
-double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg)
+ * then counts as arrived. *hits (unless NULL): the lines a load found in
+ * the L1. */
+double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg, uint32_t *hits)
 {
 	double worst = s->lat_l1;
+	uint32_t nhit = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		double lt;
 		if (is_st) {
@@ -257,9 +259,10 @@ double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is
 			lineset_has(&s->l2, lines[i], true);
 			continue;
 		}
-		if (!cg && l1_touch(&s->l1, lines[i]))
+		if (!cg && l1_touch(&s->l1, lines[i])) {
 			lt = s->lat_l1;
-		else if (lineset_has(&s->l2, lines[i], true))
+			nhit++;
+		} else if (lineset_has(&s->l2, lines[i], true))
 			lt = s->lat_l2;
 		else
 			lt = s->opt->l2_warm ? s->lat_l2 : s->lat_dram;
@@ -275,5 +278,7 @@ double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is
 		if (lt > worst)
 			worst = lt;
 	}
+	if (hits)
+		*hits = nhit;
 	return worst;
 }

@@ -524,6 +524,12 @@ struct sim_memo {
 	int64_t grel0;           /* group 0's address - a0 */
 	int64_t gsw[32];         /* per group: the words from group 0's shared word to its own (galigned) */
 	bool gconsec;            /* galigned, and group g's word is group 0's + g (gsw[g] == g), a multiple of 4 groups */
+	/* the accesses so far by the space they resolved to (SP_GLOBAL,
+	 * SP_SHARED, SP_LOCAL): count_mem, sim_mem_counts */
+	struct sim_memcount {
+		uint64_t req, sec, wf;
+		double hit;      /* sectors of L1 hits */
+	} cnt[3];
 };
 enum { FILL_CYCLE = 1, FILL_RUNS };
 enum { WORD_LD = 1, WORD_ST };   /* sim_memo.word */
@@ -2743,6 +2749,55 @@ static inline void miss_wait(struct sim *s, struct sim_warp *w, double *lat)
 	miss_slot_take(w, s->misses_per_warp, s->cycle + (uint64_t)(*lat + 0.5));
 }
 
+/* An access of instruction mo's to space spc (SP_GLOBAL, SP_SHARED or
+ * SP_LOCAL) by a warp with some lane's address known (not of a free
+ * instruction, which ptxas folds into another's access): sec sectors (global
+ * and local), wf wavefronts (loads and shared accesses, else 0), and of
+ * its nlines lines (sim_touch_lines' list, which may name a line twice)
+ * hits that hit the L1. The hit sectors are the sectors' share of the
+ * lines that hit: the cache model decides per line. */
+static inline void count_mem(struct sim_memo *mo, unsigned spc, uint32_t sec, uint32_t wf, uint32_t hits,
+                             uint32_t nlines)
+{
+	if (spc > SP_LOCAL)
+		return;
+	struct sim_memcount *c = &mo->cnt[spc];
+	c->req++;
+	c->sec += sec;
+	c->wf += wf;
+	if (hits && nlines)
+		c->hit += hits >= nlines ? (double)sec : (double)sec * hits / nlines;
+}
+
+/* Adds instruction pc's accesses so far to out (enum px_simt_mem_kind). */
+void sim_mem_counts(const struct sim *s, uint32_t pc, struct px_simt_mem *out)
+{
+	const struct sim_memo *mo = s->ins[pc].memo;
+	if (!mo)
+		return;
+	static const uint8_t kind[][3] = {
+		/* SP_GLOBAL, SP_SHARED, SP_LOCAL */
+		[MK_LD] = {PX_MEM_GLOBAL_LOAD, PX_MEM_SHARED_LOAD, PX_MEM_LOCAL_LOAD},
+		[MK_ST] = {PX_MEM_GLOBAL_STORE, PX_MEM_SHARED_STORE, PX_MEM_LOCAL_STORE},
+		[MK_ATOM] = {PX_MEM_GLOBAL_ATOMIC, PX_MEM_SHARED_ATOMIC, PX_MEM_COUNT},
+		[MK_CP] = {PX_MEM_GLOBAL_LOAD, PX_MEM_COUNT, PX_MEM_COUNT},   /* (its read: sim_copy_cost) */
+		[MK_LDSM] = {PX_MEM_COUNT, PX_MEM_SHARED_LOAD, PX_MEM_COUNT},
+		[MK_STSM] = {PX_MEM_COUNT, PX_MEM_SHARED_STORE, PX_MEM_COUNT},
+	};
+	if (mo->kind >= PX_COUNTOF(kind))
+		return;
+	for (unsigned sp = 0; sp < 3; sp++) {
+		const struct sim_memcount *c = &mo->cnt[sp];
+		unsigned k = kind[mo->kind][sp];
+		if (!c->req || k >= PX_MEM_COUNT)   /* (only count_mem's callers' kinds have any) */
+			continue;
+		out[k].requests += (double)c->req;
+		out[k].sectors += (double)c->sec;
+		out[k].l1_hit_sectors += c->hit;
+		out[k].wavefronts += (double)c->wf;
+	}
+}
+
 /* A load whose lines all hit the L1 takes the load/store unit for its
  * lines' turns of the L1's tag stage (throughput.l1_hit_lines a cycle) or
  * for its wavefronts (wf), whichever is more, not for its sectors: *occ,
@@ -2769,7 +2824,7 @@ static inline void l1_hit_cost(const struct sim *s, uint32_t nlines, uint32_t wf
  * L1's and L2's state moves on). */
 static inline void global_cost(struct sim *s, struct sim_warp *w, const struct sim_insn *si, unsigned kind,
                                bool known, uint32_t sec, uint32_t wf, const uint64_t *lines, uint32_t nlines,
-                               bool repeat, double *lat, double *occ)
+                               bool repeat, double *lat, double *occ, uint32_t *hits)
 {
 	bool is_ld = kind == MK_LD, is_st = kind == MK_ST, is_atom = kind == MK_ATOM;
 	*occ = sec / s->lsu_sectors_per_clk;
@@ -2783,7 +2838,7 @@ static inline void global_cost(struct sim *s, struct sim_warp *w, const struct s
 	if (*occ < 1)
 		*occ = 1;
 	bool cg = si->l2_only || is_atom;
-	double worst = sim_touch_lines(s, lines, nlines, is_st, cg);
+	double worst = sim_touch_lines(s, lines, nlines, is_st, cg, hits);
 	if (is_atom)
 		sim_l1_evict_lines(s, lines, nlines);
 	/* a lane on the line of the lane before finds it in the caches:
@@ -2901,7 +2956,9 @@ SIM_HOT bool store_hit(struct sim *s, struct sim_warp *w, const struct sim_insn 
 	bool repeat;
 	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
 	*occ = mo->hit_occ;
-	*lat = sim_touch_lines(s, lines, nlines, true, si->l2_only) + mo->hit_lat;
+	*lat = sim_touch_lines(s, lines, nlines, true, si->l2_only, NULL) + mo->hit_lat;
+	if (!si->free)
+		count_mem(mo, SP_GLOBAL, mo->sec, 0, 0, nlines);
 	s->gst_cost = mo->sec * s->gst_sector + mo->plines * s->gst_partial;
 	uint32_t vs = si->op[mo->vo].slot, unk = w->unk[vs];
 	const uint64_t *v = &w->val[(size_t)vs * 32];
@@ -2938,7 +2995,10 @@ SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *
 	uint64_t lines[32];
 	bool repeat, cg = si->l2_only;
 	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
-	double worst = sim_touch_lines(s, lines, nlines, false, cg);
+	uint32_t hits = 0;
+	double worst = sim_touch_lines(s, lines, nlines, false, cg, &hits);
+	if (!si->free)
+		count_mem(mo, SP_GLOBAL, mo->sec, mo->wf, hits, nlines);
 	if (repeat && cg && s->lat_l2 > worst)
 		worst = s->lat_l2;
 	bool l1 = worst <= s->lat_l1 && s->l1_hit_lines > 0;
@@ -3111,8 +3171,13 @@ void sim_copy_cost(struct sim *s, struct sim_warp *w, uint32_t pc, const int64_t
 		nlines = lane_lines(w, SP_GLOBAL, addrs, known, lines, &repeat);
 	}
 	/* (a cp.async.bulk reads through the L2 only, as an atomic does) */
-	global_cost(s, w, &s->ins[pc], s->ins[pc].mbar == MB_BULK ? MK_ATOM : MK_LD, known != 0, sec, 1, lines,
-	            nlines, repeat, lat, occ);
+	uint32_t hits = 0;
+	bool bulk = s->ins[pc].mbar == MB_BULK;
+	global_cost(s, w, &s->ins[pc], bulk ? MK_ATOM : MK_LD, known != 0, sec, 1, lines, nlines, repeat, lat, occ,
+	            &hits);
+	/* (ncu counts a cp.async's LDGSTS with the global loads) */
+	if (known && !bulk && s->ins[pc].memo)
+		count_mem(s->ins[pc].memo, SP_GLOBAL, sec, 1, hits, nlines);
 }
 
 static void exec_cp(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t mask, double *lat, double *occ)
@@ -3319,6 +3384,8 @@ static void exec_matrix(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t
 	if (known)
 		px_warp_wavefronts(addrs, known, 16, &wf, &ideal);
 	*occ = wf ? wf : 1;
+	if (known)
+		count_mem(si->memo, SP_SHARED, 0, wf ? wf : 1, 0, 0);
 	*lat = s->lat[P_SHARED] + (wf > 1 ? wf - 1 : 0);
 }
 
@@ -3598,6 +3665,8 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 				memo_store(mo, spc, addrs, mask, 0, wf, NULL, 0, false);
 		}
 		*occ = wf ? wf : 1;
+		if (known_mask && !si->free)   /* (a vector load's members: the leader's access) */
+			count_mem(mo, SP_SHARED, 0, wf ? wf : 1, 0, 0);
 		uint32_t k = is_atom && known_mask ? lanes_per_word(addrs, tk) : 1;
 		if (is_atom && known_mask)
 			*occ += atom_serial(s, w, si, vo, tk, k);
@@ -3637,7 +3706,10 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 					l1_hit_cost(s, nlines, wf, &mo->l1_occ, &mo->l1_lat);
 			}
 		}
-		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ);
+		uint32_t hits = 0;
+		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ, &hits);
+		if (known_mask && !si->free)
+			count_mem(mo, spc, sec, is_ld ? wf : 0, hits, nlines);
 		/* a store's turn of the SM's write path to L2 (commit_timing): a
 		 * local one's too, the L1 writing through for local memory as for
 		 * global (local_probe under ncu: the L2 takes every sector of its

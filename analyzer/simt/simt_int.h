@@ -409,7 +409,8 @@ void sim_l1_free(struct sim_l1 *c);
  * the L2: the latency of the slowest, at least the L1's (simt_cache.c). */
 struct sim;
 #define SIM_FLIGHT 4096
-double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg);
+double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg, uint32_t *hits);
+void sim_mem_counts(const struct sim *s, uint32_t pc, struct px_simt_mem *out);
 void sim_l1_evict_lines(struct sim *s, const uint64_t *lines, uint32_t n);
 
 /* Shared-memory tracking per 4-byte word (verifier): an array per field,
@@ -822,6 +823,7 @@ struct sim {
 	uint64_t *ins_conv;                 /* ... the convergence barrier's (convergence_slots) */
 	uint64_t *loop_slots;               /* per loop: issue slots, ins_issued, ins_slots and ins_conv (loop_counts) */
 	uint64_t *loop_pipe;                /* per loop and enum px_simt_pipe: the same by pipe */
+	struct px_simt_mem *loop_mem;       /* per loop and enum px_simt_mem_kind: its instructions' accesses */
 	uint64_t *loop_cycles;
 	/* unknown-value notes, once per instruction */
 	uint8_t *noted;

@@ -41,22 +41,31 @@ SHORT = {
 }
 
 
-def main():
-    if len(sys.argv) not in (3, 4):
-        raise SystemExit('usage: l1stats_show.py CSV JSONL [FILTER]')
-    ls = launches(sys.argv[1])
-    want = sys.argv[3] if len(sys.argv) == 4 else ''
+def per_iteration(csv, jsonl):
+    """[(fixture line, {short counter name: count an iteration})] for each
+    loop of the program's fixture lines (JSONL) whose kernel ncu profiled
+    (CSV): (count(2n) - count(n)) / n for the whole block."""
+    ls = launches(csv)
+    out = []
     i = 0
-    for d in map(json.loads, filter(str.strip, open(sys.argv[2]))):
+    for d in map(json.loads, filter(str.strip, open(jsonl))):
         if 'loop' not in d:
             continue
         if i + 1 >= len(ls) or not ls[i]['kernel'].startswith(d['kernel'] + '('):
             continue   # (a kernel ncu did not profile)
         a, b = ls[i], ls[i + 1]
         i += 2
+        out.append((d, {SHORT.get(m, m): (b[m] - a[m]) / d['n'] for m in a if m != 'kernel' and m in b}))
+    return out
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        raise SystemExit('usage: l1stats_show.py CSV JSONL [FILTER]')
+    want = sys.argv[3] if len(sys.argv) == 4 else ''
+    for d, per in per_iteration(sys.argv[1], sys.argv[2]):
         if want not in d['loop']:
             continue
-        per = {SHORT.get(m, m): (b[m] - a[m]) / d['n'] for m in a if m != 'kernel' and m in b}
         out = ' '.join('%s=%.1f' % (k, v) for k, v in per.items() if v)
         if per.get('gld_sec'):
             out += ' gld_hit%%=%.0f' % (100 * per.get('gld_hit', 0) / per['gld_sec'])
