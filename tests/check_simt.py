@@ -933,12 +933,29 @@ def l2_state(d):
     return 'cold' if d['kernel'] in COLD or '_cold/' in d['loop'] else 'warm'
 
 
+_REGISTERS = {}
+
+
+def registers(d):
+    """The registers a thread ptxas gives loop d's kernel
+    (ptxas_registers.json, bench/gpu/simt/ptxas_registers.py), or None."""
+    if not _REGISTERS:
+        _REGISTERS.update(json.load(open(os.path.join(FIX, 'ptxas_registers.json'))))
+    k = d['kernel']
+    found = [r for name, r in _REGISTERS.get(d['ptx'], {}).items()
+             if name == k or name.startswith('_Z%d%s' % (len(k), k))]
+    return found[0] if len(found) == 1 else None
+
+
 def simt_json(ptxray, d, n):
     """`ptxray simt --format json` of loop d at n iterations (a fixture
-    line with its ptx), as the measuring program launched it."""
+    line with its ptx), as the measuring program launched it: with the
+    registers ptxas gives its kernel, which size the L1 as the driver did."""
     args = [ptxray, 'simt', os.path.join(FIX, d['ptx']), '--kernel', d['kernel'],
             '--block', str(d['block']), '--param', '%d=%d' % (d['n_param'], n), '--format', 'json',
             '--l2', l2_state(d)]
+    if registers(d):
+        args += ['--registers', str(registers(d))]
     for p in filter(None, d.get('params', '').split(',')):
         args += ['--param', p]
     r = subprocess.run(args, capture_output=True, text=True)

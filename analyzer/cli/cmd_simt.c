@@ -159,6 +159,17 @@ int cmd_simt(int argc, char **argv)
 				goto out;
 			}
 			opt.dynamic_shared = (uint32_t)n;
+		} else if ((v = opt_value(argc, argv, &i, "--registers"))) {
+			unsigned long n = strtoul(v, &end, 10);
+			if (end == v || *end || n == 0 || n > 255) {
+				rc = bad_usage("bad --registers '%s': expected 1 to 255", v);
+				goto out;
+			}
+			opt.registers = (uint32_t)n;
+		} else if (strcmp(a, "--ptxas") == 0) {
+			opt.ptxas = "ptxas";
+		} else if (strncmp(a, "--ptxas=", 8) == 0 && a[8]) {
+			opt.ptxas = a + 8;
 		} else if ((v = opt_value(argc, argv, &i, "--arch"))) {
 			arch = v;
 		} else if ((v = opt_value(argc, argv, &i, "--nvcc"))) {

@@ -119,6 +119,12 @@ struct px_simt_options {
 	uint32_t iters;               /* iterations assumed where a loop depends on unknown values */
 	uint64_t budget;              /* warp-instructions at most (0 = 50 million) */
 	uint32_t dynamic_shared;      /* bytes of dynamic shared memory (0 = 48 KiB less static when used) */
+	/* the kernel's registers a thread, which size the L1 through the shared
+	 * memory the driver configures for the blocks they let an SM hold:
+	 * given (registers), else from `ptxas -v` (ptxas: its path; run on the
+	 * file, whose .target it compiles for), else estimated from the PTX */
+	uint32_t registers;
+	const char *ptxas;
 	bool l2_warm;                 /* the data is in the L2 (earlier launches touched it): a line's
 	                               * first touch hits the L2 instead of going to DRAM */
 	const struct px_arch *arch;   /* timing table; required */
@@ -204,6 +210,8 @@ struct px_simt_result {
 	 * the shared memory the driver configures at launch (px_occ_launch_shared);
 	 * 0: unbounded (separate stores, or the launch was not computable) */
 	uint32_t l1_bytes, launch_shared_bytes;
+	uint32_t registers;           /* a thread's, as the L1 was sized with (px_simt_options.registers) */
+	const char *registers_from;   /* static text: "option", "ptxas" or "estimate" */
 	bool l2_warm;                 /* px_simt_options.l2_warm: the data was in the L2 at launch */
 	struct px_simt_loop *loops; uint32_t nloops;
 	struct px_simt_violation *viol; uint32_t nviol, capviol;
