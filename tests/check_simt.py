@@ -446,6 +446,11 @@ SETS = [
 # ran 115% slow (0.95 since); at 1.06 the hardware hits 39% at 128
 # threads and 85% at 512, the model 49% and 72%, at 1.33 neither; the
 # loops that miss run 44% slower than the model (the misses' rate).
+# l1age_probe (H200; model 10eebcd's, 10 of 10 within 35%) cycles through
+# 0.5 and 0.8 of the L1 with up to 1024 dependent FFMAs a value, a round
+# of the data taking up to 400,000 cycles: ncu counts every sector a hit,
+# so lines do not age out of the L1 with time (what makes l1edge's and
+# list_rank_loop's slow rounds hit less is not their time).
 # l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
 # take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
@@ -905,6 +910,7 @@ PROBES = [
     ('probes/local2_probe.jsonl', 'probes/local2_probe.sm_90.ptx', 'probe local2'),
     ('probes/l1inv_probe.jsonl', 'probes/l1inv_probe.sm_90.ptx', 'probe l1inv'),
     ('probes/l1edge_probe.jsonl', 'probes/l1edge_probe.sm_90.ptx', 'probe l1edge'),
+    ('probes/l1age_probe.jsonl', 'probes/l1age_probe.sm_90.ptx', 'probe l1age'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters
