@@ -89,11 +89,21 @@ _Static_assert((int)P_ALU == (int)PX_PIPE_ALU && (int)P_IMAD == (int)PX_PIPE_IMA
 const char *px_simt_mem_name(unsigned k)
 {
 	static const char *const n[] = {
-#define X(e, s, d) s,
+#define X(e, s, c, d) s,
 		PX_SIMT_MEMS(X)
 #undef X
 	};
 	return k < PX_COUNTOF(n) ? n[k] : "?";
+}
+
+bool px_simt_mem_has(unsigned k, char c)
+{
+	static const char *const has[] = {
+#define X(e, s, cs, d) cs,
+		PX_SIMT_MEMS(X)
+#undef X
+	};
+	return k < PX_COUNTOF(has) && c && strchr(has[k], c);
 }
 
 const char *px_simt_kind_name(unsigned k)
@@ -3200,21 +3210,6 @@ static void json_source(struct px_json *j, const char *file, uint32_t line)
 	px_json_end_object(j);
 }
 
-/* Whether accesses of kind k have sectors (global and local memory), L1
- * hits (global and local loads) and wavefronts (loads and shared memory). */
-static bool mem_has_sectors(unsigned k)
-{
-	return k <= PX_MEM_LOCAL_STORE;
-}
-static bool mem_has_hits(unsigned k)
-{
-	return k == PX_MEM_GLOBAL_LOAD || k == PX_MEM_LOCAL_LOAD;
-}
-static bool mem_has_wavefronts(unsigned k)
-{
-	return k == PX_MEM_GLOBAL_LOAD || k == PX_MEM_LOCAL_LOAD || k >= PX_MEM_SHARED_LOAD;
-}
-
 /* The memory accesses m (enum px_simt_mem_kind) as an object, the kinds
  * with any. */
 static void json_mem(struct px_json *j, const struct px_simt_mem *m)
@@ -3227,15 +3222,15 @@ static void json_mem(struct px_json *j, const struct px_simt_mem *m)
 		px_json_begin_object(j);
 		px_json_key(j, "requests");
 		px_json_double(j, m[k].requests);
-		if (mem_has_sectors(k)) {
+		if (px_simt_mem_has(k, 'S')) {
 			px_json_key(j, "sectors");
 			px_json_double(j, m[k].sectors);
 		}
-		if (mem_has_hits(k)) {
+		if (px_simt_mem_has(k, 'H')) {
 			px_json_key(j, "l1_hit_sectors");
 			px_json_double(j, m[k].l1_hit_sectors);
 		}
-		if (mem_has_wavefronts(k)) {
+		if (px_simt_mem_has(k, 'W')) {
 			px_json_key(j, "wavefronts");
 			px_json_double(j, m[k].wavefronts);
 		}
@@ -3422,19 +3417,19 @@ static void text_mem(struct px_buf *out, const struct px_simt_mem *m)
 			continue;
 		px_buf_printf(out, "%s %s %.1f", sep, px_simt_mem_name(k), m[k].requests);
 		const char *per = " (";
-		if (mem_has_sectors(k)) {
+		if (px_simt_mem_has(k, 'S')) {
 			px_buf_printf(out, "%s%.1f sectors", per, m[k].sectors / m[k].requests);
 			per = ", ";
 		}
-		if (mem_has_wavefronts(k)) {
+		if (px_simt_mem_has(k, 'W')) {
 			px_buf_printf(out, "%s%.1f wavefronts", per, m[k].wavefronts / m[k].requests);
 			per = ", ";
 		}
 		if (*per == ',')
 			px_buf_puts(out, " each");
-		if (mem_has_hits(k) && m[k].sectors > 0)
+		if (px_simt_mem_has(k, 'H') && m[k].sectors > 0)
 			px_buf_printf(out, "%sL1 hits %.0f%% of sectors", per, 100 * m[k].l1_hit_sectors / m[k].sectors);
-		if (*per == ',' || mem_has_hits(k))
+		if (*per == ',' || px_simt_mem_has(k, 'H'))
 			px_buf_puts(out, ")");
 		sep = ";";
 	}

@@ -59,23 +59,26 @@ const char *px_simt_pipe_name(unsigned p);
 
 /* The memory accesses the simulation counts (JSON `memory`), by the
  * state space an access resolved to and its operation, as Nsight
- * Compute's l1tex counters divide them. */
+ * Compute's l1tex counters divide them; with the counts each kind has
+ * (struct px_simt_mem: S sectors, H L1 hit sectors, W wavefronts). */
 #define PX_SIMT_MEMS(X)                                                 \
-	X(MEM_GLOBAL_LOAD, "global_load", "loads from global memory")      \
-	X(MEM_GLOBAL_STORE, "global_store", "stores to global memory")     \
-	X(MEM_GLOBAL_ATOMIC, "global_atomic", "atomics and reductions on global memory") \
-	X(MEM_LOCAL_LOAD, "local_load", "loads from local memory")         \
-	X(MEM_LOCAL_STORE, "local_store", "stores to local memory")        \
-	X(MEM_SHARED_LOAD, "shared_load", "loads from shared memory, ldmatrix") \
-	X(MEM_SHARED_STORE, "shared_store", "stores to shared memory, stmatrix") \
-	X(MEM_SHARED_ATOMIC, "shared_atomic", "atomics and reductions on shared memory")
+	X(MEM_GLOBAL_LOAD, "global_load", "SHW", "loads from global memory") \
+	X(MEM_GLOBAL_STORE, "global_store", "S", "stores to global memory") \
+	X(MEM_GLOBAL_ATOMIC, "global_atomic", "S", "atomics and reductions on global memory") \
+	X(MEM_LOCAL_LOAD, "local_load", "SHW", "loads from local memory")  \
+	X(MEM_LOCAL_STORE, "local_store", "S", "stores to local memory")   \
+	X(MEM_SHARED_LOAD, "shared_load", "W", "loads from shared memory, ldmatrix") \
+	X(MEM_SHARED_STORE, "shared_store", "W", "stores to shared memory, stmatrix") \
+	X(MEM_SHARED_ATOMIC, "shared_atomic", "W", "atomics and reductions on shared memory")
 enum px_simt_mem_kind {
-#define X(e, s, d) PX_##e,
+#define X(e, s, c, d) PX_##e,
 	PX_SIMT_MEMS(X)
 #undef X
 	PX_MEM_COUNT
 };
 const char *px_simt_mem_name(unsigned k);
+/* Whether kind k has count c ('S', 'H' or 'W': PX_SIMT_MEMS). */
+bool px_simt_mem_has(unsigned k, char c);
 
 /* One kind's accesses: warp-level requests (some lane's address known),
  * the 32-byte sectors they touch (global and local memory), the sectors of

@@ -5,21 +5,21 @@ measured loop makes on the GPU, against the ones `ptxray simt` counts.
 The GPU's counts come from bench/gpu/simt/l1stats.sh (ncu's l1tex counters
 per launch, one launch at n and one at 2n per loop): the committed
 l1stats*.jsonl and l1stats*_ncu.csv beside each program's fixtures
-(tests/check_simt.py's l1_files).
-The simulator's are the `memory` totals of `ptxray simt --format json` at the
-same n and 2n. Both are taken for the whole block an iteration:
-(count(2n) - count(n)) / n. The loops and their parameters are
-tests/check_simt.py's (SETS and PROBES).
+(tests/check_simt.py's l1_files). The simulator's are the `memory` totals
+of `ptxray simt --format json` at the same n and 2n. Both are taken for the
+whole block an iteration: (count(2n) - count(n)) / n. The loops and their
+parameters are tests/check_simt.py's (SETS and PROBES).
 
 Prints a line per loop with global loads (ncu's op_ld) and then, GPU/model,
 their requests, sectors per request and the L1's hit rate of their sectors,
 global stores' requests and sectors per request, and shared memory's
-wavefronts (the model's with a wavefront a shuffle, as ncu counts them); then a summary: how often the requests agree, the median
-error of the sectors per request, and the L1 hit rate's absolute error in
-percentage points (median, 90th percentile, worst), over the loops with
-global loads: the figures `ptxray simt` quotes for its hit rates
-(px_simt_l1_accuracy, simt.c). FILTER keeps the loops whose name contains
-it. Run from the repository root:
+wavefronts (the model's with a wavefront a shuffle, as ncu counts them);
+then a summary: how often the requests agree, the median error of the
+sectors per request, and the L1 hit rate's absolute error in percentage
+points (median, 90th percentile, worst), over the loops with global loads:
+the figures `ptxray simt` quotes for its hit rates (px_simt_l1_accuracy,
+simt.c; tests/check_simt.py checks them). FILTER keeps the loops whose
+name contains it. Run from the repository root:
 python3 bench/gpu/simt/l1stats_compare.py build."""
 import concurrent.futures
 import os
@@ -65,7 +65,8 @@ def main():
         g = gpu[d['ptx']][d['loop']]
         gl = m.get('global_load', {})
         gs = m.get('global_store', {})
-        msh = shfl + sum(m.get(k, {}).get('wavefronts', 0) for k in ('shared_load', 'shared_store', 'shared_atomic'))
+        msh = shfl + sum(m.get(k, {}).get('wavefronts', 0)
+                         for k in ('shared_load', 'shared_store', 'shared_atomic'))
         line = '%-28s' % d['loop']
         h = check_simt.hit_rates(g, m)
         if h:
