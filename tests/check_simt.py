@@ -1012,14 +1012,19 @@ def predict(ptxray, d):
     return predict_all(ptxray, d)[0]
 
 
+def memory_per_iteration(a, b, n):
+    """The memory accesses an iteration for the block ({kind: {field:
+    count}}) from the JSON of the simulations at n (a) and 2n (b)."""
+    ma, mb = a['memory'], b['memory']
+    return {k: {f: (mb.get(k, {}).get(f, 0) - ma.get(k, {}).get(f, 0)) / n
+                for f in set(ma.get(k, {})) | set(mb.get(k, {}))} for k in set(ma) | set(mb)}
+
+
 def predict_all(ptxray, d):
     """The loop's predicted cycles an iteration and its memory accesses an
-    iteration for the block ({kind: {field: count}}, the JSON's memory)."""
+    iteration for the block (memory_per_iteration)."""
     a, b = simt_json(ptxray, d, d['n']), simt_json(ptxray, d, 2 * d['n'])
-    ma, mb = a['memory'], b['memory']
-    mem = {k: {f: (mb.get(k, {}).get(f, 0) - ma.get(k, {}).get(f, 0)) / d['n']
-               for f in set(ma.get(k, {})) | set(mb.get(k, {}))} for k in set(ma) | set(mb)}
-    return (span(b) - span(a)) / d['n'], mem
+    return (span(b) - span(a)) / d['n'], memory_per_iteration(a, b, d['n'])
 
 
 def l1_files(ptx):

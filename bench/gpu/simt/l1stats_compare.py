@@ -39,13 +39,8 @@ def model_counts(ptxray, d):
     ten shuffles a warp an iteration, 40 wavefronts at 128 threads)."""
     ja = check_simt.simt_json(ptxray, d, d['n'])
     jb = check_simt.simt_json(ptxray, d, 2 * d['n'])
-    a, b = ja['memory'], jb['memory']
-    out = {}
-    for k in set(a) | set(b):
-        out[k] = {f: (b.get(k, {}).get(f, 0) - a.get(k, {}).get(f, 0)) / d['n']
-                  for f in set(a.get(k, {})) | set(b.get(k, {}))}
     shfl = (jb['issue_slots_by_pipe'].get('shfl', 0) - ja['issue_slots_by_pipe'].get('shfl', 0)) / d['n']
-    return out, shfl
+    return check_simt.memory_per_iteration(ja, jb, d['n']), shfl
 
 
 def main():
