@@ -1021,10 +1021,12 @@ def memory_per_iteration(a, b, n):
 
 
 def predict_all(ptxray, d):
-    """The loop's predicted cycles an iteration and its memory accesses an
-    iteration for the block (memory_per_iteration)."""
+    """The loop's predicted cycles an iteration, its memory accesses an
+    iteration for the block (memory_per_iteration) and its warp-cycles an
+    iteration for the block by stall reason ({reason: warp-cycles})."""
     a, b = simt_json(ptxray, d, d['n']), simt_json(ptxray, d, 2 * d['n'])
-    return (span(b) - span(a)) / d['n'], memory_per_iteration(a, b, d['n'])
+    stalls = {k: (b['stalls'][k] - a['stalls'][k]) / d['n'] for k in b['stalls']}
+    return (span(b) - span(a)) / d['n'], memory_per_iteration(a, b, d['n']), stalls
 
 
 def l1_files(ptx):
@@ -1045,6 +1047,60 @@ def l1_counts(ptx):
     iteration}} of the program, or {}."""
     f = l1_files(ptx)
     return {d['loop']: per for d, per in per_iteration(*f)} if f else {}
+
+
+# Nsight Compute's warp states (smsp__warps_issue_stalled_REASON) as the
+# stall reasons of `ptxray simt` (ptxray-simt(1)); the ones it has no
+# reason for (None) count whole as error
+STALL_MAP = {
+    'selected': 'issued', 'not_selected': 'not_selected', 'wait': 'dependency',
+    'long_scoreboard': 'memory', 'membar': 'memory', 'short_scoreboard': 'mio',
+    'math_pipe_throttle': 'pipe_busy', 'mio_throttle': 'pipe_busy', 'lg_throttle': 'pipe_busy',
+    'tex_throttle': 'pipe_busy', 'dispatch_stall': 'pipe_busy', 'barrier': 'barrier',
+    'branch_resolving': 'branch', 'no_instruction': 'branch',
+    'misc': None, 'drain': None, 'imc_miss': None, 'sleeping': None, 'gmma': None,
+}
+STALL_PREFIX = 'warps_issue_stalled_'
+
+
+def stall_counts(ptx):
+    """{loop label: {ncu warp state (STALL_MAP's keys): warp-cycles an
+    iteration for the block}} of the program a fixture's PTX was made from
+    (tests/fixtures/simt/stalls/PROGRAM.jsonl, bench/gpu/simt/stalls.sh and
+    icount_pack.py), or {}."""
+    path = os.path.join(FIX, 'stalls', os.path.basename(ptx).split('.')[0] + '.jsonl')
+    if not os.path.exists(path):
+        return {}
+    return {d['loop']: {m[len(STALL_PREFIX):]: (c[1] - c[0]) / d['n'] for m, c in d['counts'].items()
+                        if m.startswith(STALL_PREFIX)}
+            for d in map(json.loads, open(path))}
+
+
+def stall_shares(g, stalls):
+    """(GPU, model, other) for a loop: the shares of its warp-cycles by the
+    model's reasons, ncu's states g mapped through STALL_MAP, the model's
+    stalls an iteration; other, the share of ncu's states without a
+    reason. None where either has no cycles."""
+    gs = dict.fromkeys(stalls, 0.0)
+    other = 0.0
+    for k, v in g.items():
+        r = STALL_MAP.get(k)
+        if r in gs:
+            gs[r] += v
+        else:
+            other += v
+    tg, tm = sum(gs.values()) + other, sum(stalls.values())
+    if tg <= 0 or tm <= 0:
+        return None
+    return {r: v / tg for r, v in gs.items()}, {r: v / tm for r, v in stalls.items()}, other / tg
+
+
+def stall_distance(shares):
+    """How far the model's warp-cycle shares are from the GPU's: their
+    total variation distance (half the sum of the absolute differences, the
+    states without a reason included), 0 to 1."""
+    g, m, other = shares
+    return 0.5 * (sum(abs(g[r] - m[r]) for r in g) + other)
 
 
 def hit_rates(g, mem):
@@ -1070,7 +1126,7 @@ def main():
     ds = [d for d in ds if measured(d) > 0]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         both = list(ex.map(lambda d: predict_all(ptxray, d), ds))
-    preds = [p for p, _ in both]
+    preds = [p for p, _, _ in both]
     for d, p in zip(ds, preds):
         m = measured(d)
         e = (p - m) / m
@@ -1116,7 +1172,7 @@ def main():
     # and the memory figures (memory_error, px_simt_l1_accuracy)
     l1 = {}
     hits = []
-    for d, (_, mem) in zip(ds, both):
+    for d, (_, mem, _) in zip(ds, both):
         if d['ptx'] not in l1:
             l1[d['ptx']] = l1_counts(d['ptx'])
         g = l1[d['ptx']].get(d['loop'])
@@ -1128,6 +1184,21 @@ def main():
             'l1_hit_rate_p90': round(hits[int(0.9 * len(hits))], 3), 'l1_hit_rate_worst': round(hits[-1], 3)}
     got = json.loads(r.stdout)['memory_error'] if r.stdout else None
     check(got == want, 'memory_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
+    # and the stall breakdown's (stall_error, px_simt_stall_accuracy)
+    warps = {}
+    dist = []
+    for d, (_, _, stalls) in zip(ds, both):
+        if d['ptx'] not in warps:
+            warps[d['ptx']] = stall_counts(d['ptx'])
+        g = warps[d['ptx']].get(d['loop'])
+        sh = stall_shares(g, stalls) if g else None
+        if sh:
+            dist.append(stall_distance(sh))
+    dist.sort()
+    want = {'loops': len(dist), 'median': round(statistics.median(dist), 3),
+            'p90': round(dist[int(0.9 * len(dist))], 3), 'worst': round(dist[-1], 3)}
+    got = json.loads(r.stdout)['stall_error'] if r.stdout else None
+    check(got == want, 'stall_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
     bugs = os.path.join(FIX, 'bugs', 'seeded.sm_90.ptx')
     for kernel, kind, params in SEEDED:
         args = [ptxray, 'simt', bugs, '--kernel', kernel, '--block', '256', '--format', 'json'] + params

@@ -58,6 +58,10 @@ const struct px_simt_l1_accuracy px_simt_l1_accuracy = {
 	.loops = 365, .median = 0.0, .p90 = 0.149, .worst = 0.61,
 };
 
+const struct px_simt_stall_accuracy px_simt_stall_accuracy = {
+	.loops = 1453, .median = 0.144, .p90 = 0.41, .worst = 0.931,
+};
+
 const char *px_simt_stall_name(unsigned s)
 {
 	static const char *const n[] = {
@@ -191,6 +195,7 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	                                              "branch", "mma"};
 	double sub = a->subpartitions ? a->subpartitions : 4;
 	s->nsched = a->subpartitions && a->subpartitions < 4 ? a->subpartitions : 4;
+	memset(s->pipe_by, 0xff, sizeof s->pipe_by);   /* (no warp yet) */
 	for (int p = 0; p < P_COUNT; p++) {
 		s->lat[p] = metric(a->latency, a->nlatency, lat_names[p], 4);
 		double tp = metric(a->throughput, a->nthroughput, tp_names[p], 32 * sub);
@@ -221,6 +226,7 @@ static void load_timing(struct sim *s, const struct px_arch *a)
 	s->sfu_fixup = metric(a->latency, a->nlatency, "sfu_fixup", 2 * s->lat[P_FP32]);
 	double rd = metric(a->latency, a->nlatency, "branch_redirect", 0);
 	s->redirect = rd > 0 ? (uint64_t)(rd + 0.5) : 0;
+	s->stall_wait = (uint64_t)(metric(a->latency, a->nlatency, "stall_wait", 0) + 0.5);
 	double ps = metric(a->latency, a->nlatency, "path_switch", 0);
 	s->path_switch = ps > 0 ? (uint64_t)(ps + 0.5) : 0;
 	double sq = metric(a->throughput, a->nthroughput, "shared_store_queue", 0);
@@ -412,7 +418,7 @@ static void free_sim(struct sim *s)
 		free(w->val);
 		free(w->unk);
 		free(w->ready);
-		free(w->mem_pending);
+		free(w->res_why);
 		free(w->loop_iter);
 		free(w->hdr_count);
 		free(w->entered);
@@ -1003,7 +1009,7 @@ static void skip_region_wait(struct sim *s, struct sim_warp *w, const struct sim
 		uint64_t done = r + (uint64_t)((mem ? s->lat[P_ALU] : s->lat[c->lat_pipe]) + 0.5);
 		for (uint32_t d = 0; d < c->ndefs; d++) {
 			w->ready[c->defs[d]] = done;
-			w->mem_pending[c->defs[d]] = false;
+			w->res_why[c->defs[d]] = PX_STALL_DEPENDENCY;
 		}
 	}
 	sim_hold(w, t + 1, PX_STALL_DEPENDENCY);
@@ -1100,6 +1106,7 @@ SIM_HOT double mio_turn(struct sim *s, unsigned sched, double occ)
 SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, const struct sim_insn *si,
                      double lat, double occ)
 {
+	w->issued_at = s->cycle;
 	if (!si->ct_rare)
 		goto common;
 	if (si->mufu && s->sfu_mufu > 0)
@@ -1152,10 +1159,10 @@ SIM_HOT void commit_timing(struct sim *s, struct sim_warp *w, unsigned sched, co
 	}
 common:;
 	uint64_t done = s->cycle + (uint64_t)(lat + 0.5);
-	bool mem = si->pipe == P_GLOBAL || si->pipe == P_SHARED;
+	uint8_t why = sim_result_why(si);
 	for (uint32_t d = 0; d < si->ndefs; d++) {
 		w->ready[si->defs[d]] = done;
-		w->mem_pending[si->defs[d]] = mem;
+		w->res_why[si->defs[d]] = why;
 	}
 	if (si->vecw)
 		w->vec_done = done;   /* (the vector load's other values: exec_free) */
@@ -1189,6 +1196,7 @@ common:;
 		units_changed(s);
 	} else {
 		s->pipe_free[sched][si->pipe] = s->cycle + o;
+		s->pipe_by[sched][si->pipe] = w->id;
 	}
 	if (!si->ct_rare)
 		return;
@@ -1220,23 +1228,23 @@ static void exec_free(struct sim *s, struct sim_warp *w, uint32_t pc, uint32_t a
 	sim_exec(s, w, pc, g, &lat, &occ);
 	s->res->warp_insns++;
 	uint64_t t = 0;
-	bool mem = false;
+	uint8_t why = PX_STALL_DEPENDENCY;
 	if (si->vecw) {
 		/* a vector load's other elements arrive with the first */
 		t = w->vec_done;
-		mem = true;
+		why = sim_result_why(si);
 	} else if (si->in->op == PX_OP_LD) {
 		t = s->cycle + (uint64_t)(lat + 0.5);
-		mem = true;
+		why = sim_result_why(si);
 	}
 	for (uint32_t u = 0; u < si->nuses; u++)
 		if (w->ready[si->uses[u]] > t) {
 			t = w->ready[si->uses[u]];
-			mem = w->mem_pending[si->uses[u]];
+			why = w->res_why[si->uses[u]];
 		}
 	for (uint32_t d = 0; d < si->ndefs; d++) {
 		w->ready[si->defs[d]] = t;
-		w->mem_pending[si->defs[d]] = mem;
+		w->res_why[si->defs[d]] = why;
 	}
 }
 
@@ -1524,9 +1532,16 @@ SIM_HOT void issue(struct sim *s, struct sim_warp *w, unsigned sched)
 			 * blind test, tests/check_simt.py. Back edges are not
 			 * charged: charging them too moves 114 of the 290 loops, 54
 			 * of them worse, rd_div/1024 to +38% */
+			uint64_t own = r;
 			if (taken && s->redirect && si->target > pc)
 				r += s->redirect * branch_waiters(s, w, sched);
 			sim_hold(w, r, PX_STALL_BRANCH);
+			/* a warp-uniform branch's own latency is its stall count in
+			 * SASS, Nsight Compute's wait (fp32_lat/32: wait 73%,
+			 * branch_resolving 1%); a split warp's, and the fetch's
+			 * turns after the other warps', are the branch's */
+			if (w->resume == r && r == own && (taken == active || !taken))
+				w->resume_shown = PX_STALL_DEPENDENCY;
 		}
 		if (si->bssy)
 			convergence_slots(s, sched, si, b, taken, active);
@@ -1666,7 +1681,7 @@ SIM_HOT void fill_top(const struct sim *s, struct sim_warp *w)
 		uint64_t r = w->ready[si->uses[u]];
 		if (r > t) {
 			t = r;
-			why = w->mem_pending[si->uses[u]] ? PX_STALL_MEMORY : PX_STALL_DEPENDENCY;
+			why = w->res_why[si->uses[u]];
 		}
 	}
 	/* a branch follows the sequences of the expanded instructions before
@@ -1707,6 +1722,36 @@ SIM_HOT uint64_t ready_at(struct sim *s, struct sim_warp *w, unsigned sched, uns
 		*why = PX_STALL_PIPE;
 	}
 	return t;
+}
+
+/* The stall reason reported for warp w, waiting for its next instruction
+ * for reason y (ready_at's; the scheduling keeps y), as Nsight Compute
+ * names the warp states (stalls.sh, stalls_compare.py):
+ *  - a warp-uniform branch's own latency is its stall count in SASS, wait
+ *    (dependency here; fp32_lat/32: wait 73%, branch_resolving 1%): the
+ *    branch reason is kept for a split warp's and for the fetch's turns
+ *    (issue's resume_shown);
+ *  - a scheduler's pipe its own last instruction holds is a wait of its
+ *    own, which ptxas writes into that instruction's stall count (a single
+ *    warp's throughput loops: int_mad_tput/32, wait 54%,
+ *    math_pipe_throttle 0), dependency; another warp's is pipe_busy;
+ *  - the SM-wide units (MIO, LSU) take an instruction into their queue,
+ *    and the warp waits with it for its result: mio (short_scoreboard) or
+ *    memory (long_scoreboard). Where the queue is full the hardware
+ *    throttles the issue instead (many warps' shared stores and atomics:
+ *    mio_throttle, lg_throttle), which the model, without the queue's
+ *    depth, does not tell apart. */
+SIM_HOT unsigned shown_why(const struct sim *s, const struct sim_warp *w, unsigned sched, unsigned y)
+{
+	if (y == PX_STALL_BRANCH)   /* (only resume_why gives it) */
+		return w->resume_shown;
+	if (y != PX_STALL_PIPE)
+		return y;
+	unsigned p = w->top_pipe;
+	bool mio = p == P_SHARED || p == P_SHFL;
+	if (mio || p == P_GLOBAL)   /* (the unit's queue takes the instruction: below) */
+		return mio ? PX_STALL_MIO : PX_STALL_MEMORY;
+	return s->pipe_by[sched][p] == w->id ? PX_STALL_DEPENDENCY : PX_STALL_PIPE;
 }
 
 /* ptxas list-schedules each basic block: an instruction whose sources are
@@ -2538,30 +2583,65 @@ static bool ready_at_ok(struct sim *s, struct sim_warp *w, unsigned sched)
  * step's first cycle, as the step's accounting wants. */
 struct acct {
 	unsigned *why;     /* per warp: PX_STALL_*, this step's once its pass is done */
-	int32_t *loop;     /* per warp: its innermost selected loop, -1 none (done, outside, past the end) */
-	uint64_t **st;     /* per warp: its loop's px_simt_loop.stalls, sink when none */
+	uint64_t *from;    /* per warp: the cycle why counts from, dependency before (0: now) */
+	int32_t *loop;     /* per warp: its innermost selected loop, -1 none (outside, past the end), -2 done */
+	uint64_t **st;     /* per warp: its loop's px_simt_loop.stalls, sink when none, gone when done */
 	uint32_t *nin;     /* per loop: warps inside */
-	uint64_t sink[PX_STALL_COUNT];
+	uint64_t sink[PX_STALL_COUNT];   /* outside the selected loops (px_simt_result.stalls) */
+	uint64_t gone[PX_STALL_COUNT];   /* done warps: not counted */
 };
 
-/* Warp wi's stall reason is y from this step on. */
+/* Warp i's reason ends at the step's cycle (before a->from[i], where it
+ * had not begun, the dependency it counted as ends). */
+SIM_HOT void acct_close(const struct sim *s, struct acct *a, uint32_t i)
+{
+	uint64_t c = s->cycle, f = a->from[i];
+	if (c < f) {
+		a->st[i][PX_STALL_DEPENDENCY] -= f - c;
+		c = f;
+	}
+	a->st[i][a->why[i]] += c;
+}
+
+/* Warp i's reason is y from this step on, dependency before cycle from. */
+SIM_HOT void acct_open(const struct sim *s, struct acct *a, uint32_t i, unsigned y, uint64_t from)
+{
+	uint64_t c = s->cycle;
+	if (from > c) {
+		a->st[i][PX_STALL_DEPENDENCY] += from - c;
+		c = from;
+	} else {
+		from = 0;
+	}
+	a->st[i][y] -= c;
+	a->why[i] = y;
+	a->from[i] = from;
+}
+
+/* Warp wi's stall reason is y from this step on. A warp that waits, for
+ * whatever reason, waits its last instruction's stall count first, which
+ * Nsight Compute reports as wait (dependency here): latency.stall_wait
+ * cycles from its issue (sim.stall_wait). */
 SIM_HOT void set_why(const struct sim *s, struct acct *a, uint32_t wi, unsigned y)
 {
 	if (a->why[wi] != y) {
-		a->st[wi][a->why[wi]] += s->cycle;
-		a->st[wi][y] -= s->cycle;
-		a->why[wi] = y;
+		acct_close(s, a, wi);
+		uint64_t from = 0;
+		if (y != PX_STALL_SELECTED && y != PX_STALL_NOT_SELECTED && y != PX_STALL_DEPENDENCY)
+			from = s->w[wi].issued_at + s->stall_wait;
+		acct_open(s, a, wi, y, from);
 	}
 }
 
-/* Warp i's innermost selected loop is l (-1: none) from this step on. */
+/* Warp i's innermost selected loop is l (-1: none, -2: done) from this step on. */
 static void acct_move(struct sim *s, struct acct *a, uint32_t i, int32_t l)
 {
 	int32_t o = a->loop[i];
 	if (o == l)
 		return;
 	unsigned y = a->why[i];
-	a->st[i][y] += s->cycle;
+	uint64_t from = a->from[i];
+	acct_close(s, a, i);
 	for (; o >= 0; o = s->sel_parent[o])
 		if (--a->nin[o] == 0)
 			s->loop_cycles[o] += s->cycle;
@@ -2569,8 +2649,8 @@ static void acct_move(struct sim *s, struct acct *a, uint32_t i, int32_t l)
 		if (a->nin[p]++ == 0)
 			s->loop_cycles[p] -= s->cycle;
 	a->loop[i] = l;
-	a->st[i] = l >= 0 ? s->lr[l].stalls : a->sink;
-	a->st[i][y] -= s->cycle;
+	a->st[i] = l >= 0 ? s->lr[l].stalls : l == -1 ? a->sink : a->gone;
+	acct_open(s, a, i, y, from);
 }
 
 __attribute__((noinline)) static void run(struct sim *s)
@@ -2582,6 +2662,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 	uint64_t budget = s->opt->budget ? s->opt->budget : 50000000ull;
 	struct acct acct = {
 		.why = xcalloc(s->nwarps, sizeof *acct.why),
+		.from = xcalloc(s->nwarps, sizeof *acct.from),
 		.loop = xmalloc(s->nwarps * sizeof *acct.loop),
 		.st = xmalloc(s->nwarps * sizeof *acct.st),
 		.nin = xcalloc(s->nloops + 1, sizeof *acct.nin),
@@ -2748,7 +2829,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 					set_why(s, &acct, wi, PX_STALL_NOT_SELECTED);
 					snext = s->cycle + 1;
 				} else {
-					set_why(s, &acct, wi, y);
+					set_why(s, &acct, wi, shown_why(s, w, sc, y));
 					if (t < snext)
 						snext = t;
 				}
@@ -2797,7 +2878,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 		for (uint32_t d = s->acct_dirty; d; d &= d - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(d);
 			struct sim_warp *w = &s->w[i];
-			int32_t l = -1;
+			int32_t l = w->state == W_DONE ? -2 : -1;
 			if (w->state != W_DONE && w->nstk) {
 				uint32_t tpc = w->stk[w->nstk - 1].pc;
 				l = s->ins_loop[tpc < s->nins ? tpc : s->nins];
@@ -2815,8 +2896,16 @@ __attribute__((noinline)) static void run(struct sim *s)
 		}
 	}
 	for (uint32_t i = 0; i < s->nwarps; i++)
-		acct_move(s, &acct, i, -1);
+		acct_move(s, &acct, i, -2);
+	/* the block's: outside the selected loops and in each (a warp counts
+	 * in its innermost) */
+	for (unsigned k = 0; k < PX_STALL_COUNT; k++) {
+		s->res->stalls[k] = acct.sink[k];
+		for (uint32_t l = 0; l < s->nloops; l++)
+			s->res->stalls[k] += s->lr[l].stalls[k];
+	}
 	free(acct.why);
+	free(acct.from);
 	free(acct.loop);
 	free(acct.st);
 	free(acct.nin);
@@ -3068,7 +3157,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		w->val = xcalloc((size_t)s.nslots * 32 + 1, sizeof *w->val);
 		w->unk = xcalloc(s.nslots + 1, sizeof *w->unk);
 		w->ready = xcalloc(s.nslots + 1, sizeof *w->ready);
-		w->mem_pending = xcalloc(s.nslots + 1, 1);
+		w->res_why = xmalloc(s.nslots + 1);
+		memset(w->res_why, PX_STALL_DEPENDENCY, s.nslots + 1);
 		w->loop_iter = xcalloc(f->nloops + 1, sizeof *w->loop_iter);
 		w->hdr_count = xcalloc(f->nloops + 1, sizeof *w->hdr_count);
 		w->entered = xcalloc(f->nloops + 1, sizeof *w->entered);
@@ -3239,6 +3329,17 @@ static void json_mem(struct px_json *j, const struct px_simt_mem *m)
 	px_json_end_object(j);
 }
 
+/* warp-cycles by stall reason, every reason */
+static void json_stalls(struct px_json *j, const uint64_t *stalls)
+{
+	px_json_begin_object(j);
+	for (unsigned k = 0; k < PX_STALL_COUNT; k++) {
+		px_json_key(j, px_simt_stall_name(k));
+		px_json_uint(j, stalls[k]);
+	}
+	px_json_end_object(j);
+}
+
 void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 {
 	struct px_json j = {.out = out};
@@ -3302,6 +3403,18 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_key(&j, "l1_hit_rate_worst");
 	px_json_double(&j, l1a->worst);
 	px_json_end_object(&j);
+	const struct px_simt_stall_accuracy *sa = &px_simt_stall_accuracy;
+	px_json_key(&j, "stall_error");   /* (the warp-cycles by reason: total variation distance) */
+	px_json_begin_object(&j);
+	px_json_key(&j, "loops");
+	px_json_uint(&j, sa->loops);
+	px_json_key(&j, "median");
+	px_json_double(&j, sa->median);
+	px_json_key(&j, "p90");
+	px_json_double(&j, sa->p90);
+	px_json_key(&j, "worst");
+	px_json_double(&j, sa->worst);
+	px_json_end_object(&j);
 	px_json_key(&j, "completed");
 	px_json_bool(&j, r->completed);
 	px_json_key(&j, "cycles");
@@ -3327,6 +3440,8 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_end_object(&j);
 	px_json_key(&j, "memory");   /* (the kinds with any) */
 	json_mem(&j, r->mem);
+	px_json_key(&j, "stalls");
+	json_stalls(&j, r->stalls);
 	px_json_key(&j, "loops");
 	px_json_begin_array(&j);
 	for (uint32_t i = 0; i < r->nloops; i++) {
@@ -3359,12 +3474,7 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 		px_json_key(&j, "memory");   /* (per warp and iteration) */
 		json_mem(&j, l->mem);
 		px_json_key(&j, "stalls");
-		px_json_begin_object(&j);
-		for (unsigned k = 0; k < PX_STALL_COUNT; k++) {
-			px_json_key(&j, px_simt_stall_name(k));
-			px_json_uint(&j, l->stalls[k]);
-		}
-		px_json_end_object(&j);
+		json_stalls(&j, l->stalls);
 		px_json_end_object(&j);
 	}
 	px_json_end_array(&j);
@@ -3486,6 +3596,11 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 	px_buf_printf(out, "  memory: the accesses the simulation made; their L1 hits an estimate, %.0f points from "
 	              "Nsight Compute's hit rate median, %.0f at the 90th percentile, %.0f at worst over %u loops\n",
 	              100 * l1a->median, 100 * l1a->p90, 100 * l1a->worst, l1a->loops);
+	const struct px_simt_stall_accuracy *sa = &px_simt_stall_accuracy;
+	px_buf_printf(out, "  warp-cycles: an estimate, by reason; %.0f points from Nsight Compute's warp states "
+	              "median, %.0f at the 90th percentile, %.0f at worst over %u loops (the share of "
+	              "warp-cycles in another reason)\n",
+	              100 * sa->median, 100 * sa->p90, 100 * sa->worst, sa->loops);
 	for (uint32_t i = 0; i < r->nloops; i++) {
 		const struct px_simt_loop *l = &r->loops[i];
 		px_buf_printf(out, "  loop at line %u", l->line);

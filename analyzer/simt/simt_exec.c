@@ -3476,7 +3476,7 @@ static void shared_cas_loop(struct sim *s, struct sim_warp *w, const int64_t *ad
 	double c = end - t0;
 	if (c > *lat)
 		*lat = c;
-	sim_hold(w, s->cycle + (uint64_t)(c + 0.5), PX_STALL_MEMORY);
+	sim_hold(w, s->cycle + (uint64_t)(c + 0.5), PX_STALL_MIO);
 }
 
 /* The L2 atomic unit's turns for an atomic whose known lanes (mask) name
@@ -3740,7 +3740,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 		/* (the scan's SHFL of the result waits for it, and the warp's
 		 * next instructions behind: its SASS runs in order) */
 		if (si->agg == AGG_SCAN)
-			sim_hold(w, s->cycle + (uint64_t)(*lat + 0.5), PX_STALL_MEMORY);
+			sim_hold(w, s->cycle + (uint64_t)(*lat + 0.5), spc == SP_SHARED ? PX_STALL_MIO : PX_STALL_MEMORY);
 		if (si->agg_elect && s->agg_elect > 0)
 			sim_hold(w, s->cycle + (uint64_t)(s->agg_elect + 0.5), PX_STALL_DEPENDENCY);
 	}

@@ -568,6 +568,7 @@ struct sim_warp {
 	uint16_t early_pipes;     /* the p whose early_t[p] is set (the others count as UINT64_MAX) */
 	bool scan_valid;          /* (struct sim_scan, below) */
 	uint8_t resume_why;       /* PX_STALL_BARRIER, _BRANCH or _MEMORY (a fence): what set resume */
+	uint8_t resume_shown;     /* the reason reported for it (shown_why: a uniform branch's, dependency) */
 	uint32_t nstk, capstk;
 	struct sim_frame *stk;
 	uint32_t its_frames;      /* frames with SIM_FR_* flags (simt_its.c): while any, no lookahead */
@@ -597,6 +598,7 @@ struct sim_warp {
 	uint64_t early_unlock;
 	uint8_t *done;            /* per instruction: issued early (load hoisting), skip once */
 	uint64_t resume;          /* cycle a barrier release lets it go on */
+	uint64_t issued_at;       /* the cycle of its last issue (the stall accounting's wait) */
 	uint32_t id;
 	uint32_t exists;          /* lanes that exist */
 	uint32_t exited;
@@ -614,7 +616,7 @@ struct sim_warp {
 	uint64_t *val;            /* nslots * 32 */
 	uint32_t *unk;            /* nslots: lanes whose value is unknown */
 	uint64_t *ready;          /* nslots: cycle the value is ready */
-	uint8_t *mem_pending;     /* nslots: produced by a load */
+	uint8_t *res_why;         /* nslots: PX_STALL_*: what waiting for the value is (sim_result_why) */
 	double ld_next;           /* the first cycle its next load (sim_insn.ld_class) may issue (fractional) */
 	uint64_t ld_at;           /* ld_next rounded up (kept: ld_ready reads it for every candidate) */
 	uint64_t early_t[P_COUNT + 1];
@@ -724,6 +726,10 @@ struct sim {
 	 * scheduler's question is one load; P_COUNT (no pipe) stays 0 */
 	uint64_t pipe_free[4][P_COUNT + 1];
 	uint64_t mio_free, lsu_free;  /* SM-wide shared-memory and load/store throughput */
+	/* per scheduler and pipe: the warp whose instruction last took it (a
+	 * warp that waits for its own is reported as waiting on a dependency:
+	 * shown_why) */
+	uint32_t pipe_by[4][P_COUNT + 1];
 	/* the SM's write path to L2: the first cycle it is free, and the
 	 * cycles of it the global or local store sim_exec just ran takes
 	 * (simt_exec.c's exec_mem sets it, commit_timing takes it: such a
@@ -780,6 +786,7 @@ struct sim {
 	uint64_t gatom_free;
 	double lat_branch_nt;      /* a conditional branch that falls through (latency.branch_not_taken) */
 	uint64_t path_switch;      /* a diverged warp's wait before its next path (latency.path_switch) */
+	uint64_t stall_wait;       /* a waiting warp's cycles after an issue reported as dependency (latency.stall_wait) */
 	uint64_t redirect;         /* a forward taken branch's wait per other warp waiting after a branch (latency.branch_redirect) */
 	uint64_t st_queue;         /* cycles of MIO backlog a shared store may issue into (throughput.shared_store_queue) */
 	double l1_hit_lines;       /* lines an L1-hit load's tag stage takes a cycle (throughput.l1_hit_lines; 0: not modelled) */
@@ -910,8 +917,22 @@ static inline void sim_hold(struct sim_warp *w, uint64_t t, unsigned why)
 {
 	if (t > w->resume) {
 		w->resume = t;
-		w->resume_why = (uint8_t)why;
+		w->resume_why = w->resume_shown = (uint8_t)why;
 	}
+}
+
+/* What a warp waiting for instruction si's result waits for (PX_STALL_*),
+ * as Nsight Compute names the SASS's scoreboards: a global or local load's
+ * (the L1TEX's: long_scoreboard) is memory; a shared-memory access's,
+ * shuffle's or MUFU's (the MIO's: short_scoreboard) is mio; a
+ * fixed-latency pipe's (wait) is dependency. */
+static inline uint8_t sim_result_why(const struct sim_insn *si)
+{
+	if (si->pipe == P_GLOBAL)
+		return PX_STALL_MEMORY;
+	if (si->pipe == P_SHARED || si->pipe == P_SHFL || si->pipe == P_SFU || si->lat_pipe == P_SFU)
+		return PX_STALL_MIO;
+	return PX_STALL_DEPENDENCY;
 }
 
 /* The deadlock finding of a warp left in W_MBAR (simt.c, after the run). */
