@@ -451,6 +451,11 @@ SETS = [
 # of the data taking up to 400,000 cycles: ncu counts every sector a hit,
 # so lines do not age out of the L1 with time (what makes l1edge's and
 # list_rank_loop's slow rounds hit less is not their time).
+# bitop_probe (H200; model 00370e9's, 5 of 13 within 35%, median 47%,
+# 11 fast) times popc, clz and brev in dependent chains against an add's:
+# POPC and BREV take 15 cycles where the model gave the ALU's 5 (ncu had
+# hamming_nn_loop/128's warps waiting on the MIO's scoreboard for them),
+# clz is FLO and an IADD3 from 31 (latency.bitop since).
 # l1miss_probe does the same with plain loads that miss the L1: 16-byte ones
 # take ~260 cycles an iteration where the L1-bypassing ones take ~190 (an
 # L2 hit through the L1 is slower), and the 8-byte loop runs its four loads
@@ -911,6 +916,7 @@ PROBES = [
     ('probes/l1inv_probe.jsonl', 'probes/l1inv_probe.sm_90.ptx', 'probe l1inv'),
     ('probes/l1edge_probe.jsonl', 'probes/l1edge_probe.sm_90.ptx', 'probe l1edge'),
     ('probes/l1age_probe.jsonl', 'probes/l1age_probe.sm_90.ptx', 'probe l1age'),
+    ('probes/bitop_probe.jsonl', 'probes/bitop_probe.sm_90.ptx', 'probe bitop'),
 ]
 
 # kernel, the violation it must report (None: none at all), parameters

@@ -722,11 +722,14 @@ void sim_decode(struct sim *s)
 		 * "Arithmetic Instructions", throughput table: population
 		 * count, count of leading zeros, bit reverse; held-out 14's
 		 * hamming_nn_loop at 512 threads, 16 POPC a thread an iteration,
-		 * 539 cycles an iteration: 15.2 a cycle), with the ALU's
-		 * latency; of 64 bits, two of them */
+		 * 539 cycles an iteration: 15.2 a cycle), with a latency of
+		 * their own (latency.bitop: commit_timing), their results
+		 * waited for on the MIO's scoreboard (sim_result_why); of 64
+		 * bits, two of them */
 		if (in->op == PX_OP_POPC || in->op == PX_OP_CLZ || in->op == PX_OP_BREV || in->op == PX_OP_BFIND) {
 			si->pipe = P_SFU;
 			si->lat_pipe = P_ALU;
+			si->bitop = in->op == PX_OP_CLZ ? 2 : 1;
 			si->bits64 = in->ntypes && px_type_bits(in->types[0]) == 64;
 		}
 		/* a 64-bit integer multiply is a sequence of 32-bit IMADs in SASS

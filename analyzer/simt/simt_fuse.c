@@ -1651,6 +1651,8 @@ static void mark_slots(struct sim *s, const struct regrefs *rr)
 			si->slots = (uint8_t)(si->split + si->split_wide);
 		if (si->bits64)
 			si->slots = 2;
+		if (si->bitop == 2)   /* (clz: FLO and an IADD3 from 31) */
+			si->slots = (uint8_t)(si->slots > 1 ? si->slots + 1 : 2);
 		if (si->fixup)
 			si->slots = 4;
 		if (int64_pair_op(in)) {

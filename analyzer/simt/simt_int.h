@@ -251,6 +251,8 @@ struct sim_insn {
 	                    * it takes in (free: their values arrive with it), else 0 (simt_fuse.c) */
 	uint8_t fixup;     /* an SFU op ptxas wraps in a range fix-up (simt_fuse.c) */
 	uint8_t mufu;      /* an SFU op that is one MUFU, no FMUL before it (simt_fuse.c) */
+	uint8_t bitop;     /* popc, brev or bfind (POPC, BREV, FLO): 1; clz (FLO, then an IADD3 from
+	                    * 31): 2; latency.bitop (simt_exec.c) */
 	uint8_t ldc;       /* a constant-memory load at a register's address: LDC, sim.ldc_lat (simt_fuse.c) */
 	uint8_t mask_check; /* a shfl.sync whose membermask ptxas checks at run time (simt_fuse.c) */
 	bool agg_elect;    /* the first AGG_UNIFORM atomic of its block whose result nothing reads:
@@ -774,6 +776,7 @@ struct sim {
 	/* a lone MUFU's latency and what a range fix-up around it adds
 	 * (latency.sfu_mufu, sfu_fixup; sim_insn.mufu, fixup) */
 	double sfu_mufu, sfu_fixup;
+	double bitop_lat;          /* POPC, FLO, BREV's result (latency.bitop; sim_insn.bitop) */
 	double spin_yield;  /* the cycles a spin loop's YIELD holds the warp (latency.spin_yield; simt.c's issue) */
 	/* what ptxas's aggregation of an atomic add adds to its result, by
 	 * enum sim_agg (latency.atom_aggregate, atom_aggregate_scan) */
