@@ -278,6 +278,13 @@ for simt_bench): over the loops with global loads in both, the absolute
 difference of the L1's hit rate of their sectors, whose median, 90th
 percentile and worst `ptxray simt` prints (memory_error) and must match.
 bench/gpu/simt/l1stats_compare.py prints the comparison loop by loop.
+Their warp-cycles by stall reason (the JSON's top-level `stalls`, an
+iteration's for the block) are set against ncu's warp states for the loops
+whose programs have them committed (bench/gpu/simt/stalls.sh:
+tests/fixtures/simt/stalls/), ncu's states mapped to the reasons
+(STALL_MAP): the total variation distance of the two breakdowns, whose
+median, 90th percentile and worst `ptxray simt` prints (stall_error) and
+must match. bench/gpu/simt/stalls_compare.py prints it loop by loop.
 Prints each loop and the error, then the median absolute error and the
 worst, and whether the issue's bar (median <= 15%, every loop within 35%) is
 met: a report, not a failure (the timing is an estimate).
