@@ -1116,6 +1116,15 @@ def stall_distance(shares):
     return 0.5 * (sum(abs(g[r] - m[r]) for r in g) + other)
 
 
+def spread(xs, prefix=''):
+    """The error figures `ptxray simt` prints for an estimate (struct
+    px_simt_spread) of per-loop differences xs: how many, their median,
+    90th percentile and worst, the last three keys named with prefix."""
+    xs = sorted(xs)
+    return {'loops': len(xs), prefix + 'median': round(statistics.median(xs), 3),
+            prefix + 'p90': round(xs[int(0.9 * len(xs))], 3), prefix + 'worst': round(xs[-1], 3)}
+
+
 def hit_rates(g, mem):
     """(GPU, model) L1 hit rates of a loop's global loads' sectors, or None
     where either has none: ncu's counters an iteration g, the model's
@@ -1192,9 +1201,7 @@ def main():
         h = hit_rates(g, mem) if g else None
         if h:
             hits.append(abs(h[1] - h[0]))
-    hits.sort()
-    want = {'loops': len(hits), 'l1_hit_rate_median': round(statistics.median(hits), 3),
-            'l1_hit_rate_p90': round(hits[int(0.9 * len(hits))], 3), 'l1_hit_rate_worst': round(hits[-1], 3)}
+    want = spread(hits, 'l1_hit_rate_')
     got = json.loads(r.stdout)['memory_error'] if r.stdout else None
     check(got == want, 'memory_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
     # and the stall breakdown's (stall_error, px_simt_stall_accuracy)
@@ -1207,9 +1214,7 @@ def main():
         sh = stall_shares(g, stalls) if g else None
         if sh:
             dist.append(stall_distance(sh))
-    dist.sort()
-    want = {'loops': len(dist), 'median': round(statistics.median(dist), 3),
-            'p90': round(dist[int(0.9 * len(dist))], 3), 'worst': round(dist[-1], 3)}
+    want = spread(dist)
     got = json.loads(r.stdout)['stall_error'] if r.stdout else None
     check(got == want, 'stall_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
     bugs = os.path.join(FIX, 'bugs', 'seeded.sm_90.ptx')

@@ -54,11 +54,11 @@ const struct px_simt_accuracy px_simt_accuracy = {
 	.held_out_fast = 225,
 };
 
-const struct px_simt_l1_accuracy px_simt_l1_accuracy = {
+const struct px_simt_spread px_simt_l1_accuracy = {
 	.loops = 365, .median = 0.0, .p90 = 0.15, .worst = 0.61,
 };
 
-const struct px_simt_stall_accuracy px_simt_stall_accuracy = {
+const struct px_simt_spread px_simt_stall_accuracy = {
 	.loops = 1466, .median = 0.142, .p90 = 0.41, .worst = 0.931,
 };
 
@@ -3332,6 +3332,26 @@ static void json_mem(struct px_json *j, const struct px_simt_mem *m)
 	px_json_end_object(j);
 }
 
+/* An estimate's error figures (struct px_simt_spread), the median, 90th
+ * percentile and worst keys named with prefix */
+static void json_spread(struct px_json *j, const struct px_simt_spread *sp, const char *prefix)
+{
+	char key[48];
+	px_json_begin_object(j);
+	px_json_key(j, "loops");
+	px_json_uint(j, sp->loops);
+	snprintf(key, sizeof key, "%smedian", prefix);
+	px_json_key(j, key);
+	px_json_double(j, sp->median);
+	snprintf(key, sizeof key, "%sp90", prefix);
+	px_json_key(j, key);
+	px_json_double(j, sp->p90);
+	snprintf(key, sizeof key, "%sworst", prefix);
+	px_json_key(j, key);
+	px_json_double(j, sp->worst);
+	px_json_end_object(j);
+}
+
 /* warp-cycles by stall reason, every reason */
 static void json_stalls(struct px_json *j, const uint64_t *stalls)
 {
@@ -3394,30 +3414,10 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_key(&j, "held_out_predicted_fast");
 	px_json_uint(&j, acc->held_out_fast);
 	px_json_end_object(&j);
-	const struct px_simt_l1_accuracy *l1a = &px_simt_l1_accuracy;
 	px_json_key(&j, "memory_error");   /* (the L1 hit rate's: memory's one estimate) */
-	px_json_begin_object(&j);
-	px_json_key(&j, "loops");
-	px_json_uint(&j, l1a->loops);
-	px_json_key(&j, "l1_hit_rate_median");
-	px_json_double(&j, l1a->median);
-	px_json_key(&j, "l1_hit_rate_p90");
-	px_json_double(&j, l1a->p90);
-	px_json_key(&j, "l1_hit_rate_worst");
-	px_json_double(&j, l1a->worst);
-	px_json_end_object(&j);
-	const struct px_simt_stall_accuracy *sa = &px_simt_stall_accuracy;
+	json_spread(&j, &px_simt_l1_accuracy, "l1_hit_rate_");
 	px_json_key(&j, "stall_error");   /* (the warp-cycles by reason: total variation distance) */
-	px_json_begin_object(&j);
-	px_json_key(&j, "loops");
-	px_json_uint(&j, sa->loops);
-	px_json_key(&j, "median");
-	px_json_double(&j, sa->median);
-	px_json_key(&j, "p90");
-	px_json_double(&j, sa->p90);
-	px_json_key(&j, "worst");
-	px_json_double(&j, sa->worst);
-	px_json_end_object(&j);
+	json_spread(&j, &px_simt_stall_accuracy, "");
 	px_json_key(&j, "completed");
 	px_json_bool(&j, r->completed);
 	px_json_key(&j, "cycles");
@@ -3595,11 +3595,11 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 	              "too fast; the worst off by %.0f%%)\n",
 	              100 * acc->median, acc->loops, 100 * acc->held_out_median, 100 * acc->held_out_p90,
 	              acc->held_out, acc->held_out_fast, 100 * acc->held_out_worst);
-	const struct px_simt_l1_accuracy *l1a = &px_simt_l1_accuracy;
+	const struct px_simt_spread *l1a = &px_simt_l1_accuracy;
 	px_buf_printf(out, "  memory: the accesses the simulation made; their L1 hits an estimate, %.0f points from "
 	              "Nsight Compute's hit rate median, %.0f at the 90th percentile, %.0f at worst over %u loops\n",
 	              100 * l1a->median, 100 * l1a->p90, 100 * l1a->worst, l1a->loops);
-	const struct px_simt_stall_accuracy *sa = &px_simt_stall_accuracy;
+	const struct px_simt_spread *sa = &px_simt_stall_accuracy;
 	px_buf_printf(out, "  warp-cycles: an estimate, by reason; %.0f points from Nsight Compute's warp states "
 	              "median, %.0f at the 90th percentile, %.0f at worst over %u loops (the share of "
 	              "warp-cycles in another reason)\n",

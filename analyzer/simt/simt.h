@@ -191,28 +191,24 @@ struct px_simt_accuracy {
 };
 extern const struct px_simt_accuracy px_simt_accuracy;
 
-/* How far the memory counts' one estimate, the L1's hit rate of global
- * loads' sectors, was from Nsight Compute's on the committed fixtures
- * (tests/check_simt.py fails when these no longer match): the absolute
- * difference of the two rates (0.1: ten percentage points) over the
- * measured loops with global loads in both. */
-struct px_simt_l1_accuracy {
+/* How far one of the simulation's estimates was from Nsight Compute on the
+ * committed fixtures (tests/check_simt.py fails when these no longer
+ * match): a per-loop difference over the measured loops that have it,
+ * its median, 90th percentile and worst. */
+struct px_simt_spread {
 	uint32_t loops;
 	double median, p90, worst;
 };
-extern const struct px_simt_l1_accuracy px_simt_l1_accuracy;
-
-/* How far the stall breakdown (the warp-cycles by reason) was from Nsight
- * Compute's warp states, mapped to these reasons, on the committed
- * fixtures (tests/check_simt.py fails when these no longer match): per
- * measured loop, the total variation distance of the two breakdowns of an
- * iteration's warp-cycles (0.1: ten percentage points moved), over the
- * loops whose warp states were counted (bench/gpu/simt/stalls.sh). */
-struct px_simt_stall_accuracy {
-	uint32_t loops;
-	double median, p90, worst;
-};
-extern const struct px_simt_stall_accuracy px_simt_stall_accuracy;
+/* The memory counts' one estimate, the L1's hit rate of global loads'
+ * sectors: the absolute difference of the two rates (0.1: ten percentage
+ * points) over the loops with global loads in both. */
+extern const struct px_simt_spread px_simt_l1_accuracy;
+/* The stall breakdown (the warp-cycles by reason) against Nsight Compute's
+ * warp states, mapped to these reasons: the total variation distance of
+ * the two breakdowns of an iteration's warp-cycles (0.1: ten percentage
+ * points moved), over the loops whose warp states were counted
+ * (bench/gpu/simt/stalls.sh). */
+extern const struct px_simt_spread px_simt_stall_accuracy;
 
 struct px_simt_result {
 	char *path;                   /* owned copy */

@@ -29,7 +29,6 @@ share less the GPU's. FILTER keeps the loops whose name contains it. Run
 from the repository root: python3 bench/gpu/simt/stalls_compare.py build."""
 import concurrent.futures
 import os
-import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -77,9 +76,8 @@ def main():
                                                    d['set'] or d.get('probe') or ''))
     if not dist:
         return
-    dist.sort()
-    print('%d loops: distance median %.3f, 90th percentile %.3f, worst %.3f' % (
-        len(dist), statistics.median(dist), dist[int(0.9 * len(dist))], dist[-1]))
+    sp = check_simt.spread(dist)
+    print('%(loops)d loops: distance median %(median).3f, 90th percentile %(p90).3f, worst %(worst).3f' % sp)
     print('the model\'s share less the GPU\'s, mean over the loops: ' +
           ', '.join('%s %+.1f%%' % (r, 100 * sum(v) / len(v)) for r, v in bias.items()))
 
