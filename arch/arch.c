@@ -648,6 +648,79 @@ const struct px_arch *px_archset_find(const struct px_archset *s, const char *na
 	return NULL;
 }
 
+/* ---- the simulator's timing table ---- */
+
+/* The base of target (px_arch_timing): a table with a latency section, of
+ * target's major version with the nearest minor, else of the nearest
+ * compute capability; the older on a tie. NULL: none in s. */
+static const struct px_arch *timing_base(const struct px_archset *s, const struct px_arch *target)
+{
+	const struct px_arch *best = NULL;
+	uint32_t tcc = target->major * 10 + target->minor, best_d = 0;
+	bool best_same = false;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct px_arch *a = &s->items[i];
+		if (!a->nlatency || a == target)
+			continue;
+		uint32_t cc = a->major * 10 + a->minor, d = cc > tcc ? cc - tcc : tcc - cc;
+		bool same = a->major == target->major;
+		/* (the items go by compute capability: on a tie the first is the older) */
+		if (!best || (same && !best_same) || (same == best_same && d < best_d)) {
+			best = a;
+			best_d = d;
+			best_same = same;
+		}
+	}
+	return best;
+}
+
+/* own's entries, then from's whose names own lacks (a new array in *out;
+ * *nout entries, *nadded of them from). */
+static struct px_arch_metric *merge_metrics(const struct px_arch_metric *own, uint32_t nown,
+                                            const struct px_arch_metric *from, uint32_t nfrom,
+                                            uint32_t *nout, uint32_t *nadded)
+{
+	struct px_arch_metric *m = xcalloc((size_t)nown + nfrom + 1, sizeof *m);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < nown; i++)
+		m[n++] = own[i];
+	*nadded = 0;
+	for (uint32_t i = 0; i < nfrom; i++) {
+		bool have = false;
+		for (uint32_t j = 0; j < nown && !have; j++)
+			have = strcmp(own[j].name, from[i].name) == 0;
+		if (!have) {
+			m[n++] = from[i];
+			++*nadded;
+		}
+	}
+	*nout = n;
+	return m;
+}
+
+void px_arch_timing(const struct px_archset *s, const struct px_arch *target, struct px_arch_timing *out)
+{
+	memset(out, 0, sizeof *out);
+	out->arch = *target;
+	const struct px_arch *b = target->nlatency || !s ? NULL : timing_base(s, target);
+	if (!b)
+		return;
+	out->base = b;
+	out->merged[0] = merge_metrics(target->latency, target->nlatency, b->latency, b->nlatency,
+	                               &out->arch.nlatency, &out->from_base[0]);
+	out->merged[1] = merge_metrics(target->throughput, target->nthroughput, b->throughput, b->nthroughput,
+	                               &out->arch.nthroughput, &out->from_base[1]);
+	out->arch.latency = out->merged[0];
+	out->arch.throughput = out->merged[1];
+}
+
+void px_arch_timing_free(struct px_arch_timing *t)
+{
+	free(t->merged[0]);
+	free(t->merged[1]);
+	memset(t, 0, sizeof *t);
+}
+
 /* ---- show ---- */
 
 static void show_value(struct px_buf *out, const struct px_arch *a, const struct key *k)

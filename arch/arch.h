@@ -90,6 +90,27 @@ const struct px_arch *px_archset_at(const struct px_archset *s, size_t i);
 size_t px_archset_count(const struct px_archset *s);
 /* Finds "sm_90", "sm_90a", "sm_100f", "compute_90", "90" or "9.0"; NULL if unknown. */
 const struct px_arch *px_archset_find(const struct px_archset *s, const char *name);
+/* The table the SIMT simulator times a target with (ptxray-simt(1),
+ * Timing tables). A table with a latency section is its own. One without
+ * (most targets: only measured or extrapolated tables have latencies) keeps
+ * its own SM structure and throughput entries, and takes each latency and
+ * throughput entry it lacks from its base: the table with a latency section
+ * of its major version, the nearest minor first, else the one of the
+ * nearest compute capability (the older on a tie). So an sm_86 kernel is
+ * timed with sm_86's FP64 rate (2 results a cycle per SM, not sm_80's 32)
+ * and L1 (128 KiB) but sm_80's latencies. */
+struct px_arch_timing {
+	struct px_arch arch;              /* the table to time with (arch.name: the target's) */
+	const struct px_arch *base;       /* where the entries the target lacks came from; NULL: none */
+	uint32_t from_base[2];            /* how many: latency, throughput entries */
+	struct px_arch_metric *merged[2]; /* (allocated; px_arch_timing_free) */
+};
+/* Fills *out for target, a table of s (or any table: without a latency
+ * section and with no table in s that has one, out->arch is target as it
+ * is). */
+void px_arch_timing(const struct px_archset *s, const struct px_arch *target, struct px_arch_timing *out);
+void px_arch_timing_free(struct px_arch_timing *t);
+
 /* Writes the table back as YAML (sorted keys as in the schema; the same text
  * `ptxray arch show` prints). */
 struct px_buf;

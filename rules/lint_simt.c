@@ -120,18 +120,20 @@ static const char *sim_block(const struct px_kernel_report *k, const struct px_f
 
 /* The timing table the simulation needs (its verdicts do not depend on it;
  * the control flow follows the first target's compute capability, sim_ctx's
- * cc_major): the first target's when it has latencies, else sm_90's, else
- * the first. */
-static const struct px_arch *timing_arch(const struct px_lint_options *opt, const char *const *archs,
-                                         uint32_t narchs)
+ * cc_major): the first target's (px_arch_timing: with its base's latencies
+ * where it has none), else sm_90's. False: no table at all. */
+static bool timing_arch(const struct px_lint_options *opt, const char *const *archs, uint32_t narchs,
+                        struct px_arch_timing *out)
 {
 	if (!opt->archset)
-		return NULL;
+		return false;
 	const struct px_arch *a = narchs ? px_archset_find(opt->archset, archs[0]) : NULL;
-	if (a && a->nlatency)
-		return a;
-	const struct px_arch *d = px_archset_find(opt->archset, "sm_90");
-	return d ? d : a;
+	if (!a)
+		a = px_archset_find(opt->archset, "sm_90");
+	if (!a)
+		return false;
+	px_arch_timing(opt->archset, a, out);
+	return true;
 }
 
 /* What simulating the kernels of one file needs (the parse hook's context). */
@@ -289,9 +291,10 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 		}
 	for (size_t i = 0; i < PX_COUNTOF(sim_users); i++)
 		any |= rule_on(eff, opt, sim_users[i], NULL);
-	const struct px_arch *arch = any ? timing_arch(opt, archs, narchs) : NULL;
-	if (!arch || !rep->nkernels)
+	struct px_arch_timing timing;
+	if (!any || !rep->nkernels || !timing_arch(opt, archs, narchs, &timing))
 		return NULL;
+	const struct px_arch *arch = &timing.arch;
 	struct px_lint_sims *s = xcalloc(1, sizeof *s);
 	s->n = rep->nkernels;
 	s->res = xcalloc(s->n + 1, sizeof *s->res);
@@ -328,6 +331,7 @@ struct px_lint_sims *px_lint_simulate(const char *path, const struct px_file_rep
 		free(c.file_names[i]);
 	free(c.file_names);
 	free(c.kernel_of);
+	px_arch_timing_free(&timing);
 	return s;
 }
 

@@ -9,6 +9,24 @@
 
 /* ---- ptxray simt ---- */
 
+/* The note for a target timed with its base's latencies (px_arch_timing):
+ * which of the simulation's figures are the target's own. */
+static char *timing_note(const struct px_arch_timing *t, const struct px_arch *target)
+{
+	struct px_buf own = {0};
+	for (uint32_t i = 0; i < target->nthroughput; i++)
+		px_buf_printf(&own, "%s%s", i ? ", " : "", target->throughput[i].name);
+	char *note = target->nthroughput
+	                     ? xasprintf("%s has no latency table: the simulation uses its SM and its throughput (%s), "
+	                                 "and %s's latencies and other throughput entries (ptxray-simt(1), Timing tables)",
+	                                 target->name, own.p, t->base->name)
+	                     : xasprintf("%s has no latency or throughput table: the simulation uses its SM, and %s's "
+	                                 "latencies and throughput (ptxray-simt(1), Timing tables)",
+	                                 target->name, t->base->name);
+	px_buf_free(&own);
+	return note;
+}
+
 static bool is_cuda(const char *p)
 {
 	size_t n = strlen(p);
@@ -222,9 +240,11 @@ int cmd_simt(int argc, char **argv)
 		free(err);
 	}
 	struct px_simt_result res = {0};
+	struct px_arch_timing timing = {0};   /* (opt.arch: its table) */
 	struct source src = {file, NULL, 0};
 	if (text) {
-		/* the timing table: --arch, else the .target; sm_90's where it has none */
+		/* the target: --arch, else the .target (sm_90 where there is none); its
+		 * timing table px_arch_timing's */
 		char target[32] = "sm_90";
 		if (arch)
 			snprintf(target, sizeof target, "%s", arch);
@@ -243,20 +263,22 @@ int cmd_simt(int argc, char **argv)
 		if (!a && arch) {
 			px_diag_add(&diags, PX_ERROR, file, 0, 0, NULL, "--arch %s: no such table (see ptxray arch list)", arch);
 		} else {
-			if (a)
-				opt.cc_major = a->major;   /* (its control flow, whichever table times it) */
-			if (!a || !a->nlatency)
-				a = px_archset_find(archs, "sm_90");
-			opt.arch = a;
+			const struct px_arch *known = a ? a : px_archset_find(archs, "sm_90");
+			px_arch_timing(archs, known, &timing);
+			opt.arch = &timing.arch;
+			opt.cc_major = known->major;
+			opt.latency_table = timing.base ? timing.base->name : NULL;
 			src.text = text;
 			src.len = len;
 			if (!px_simt_file(file, text, len, &opt, &res, &diags))
 				rc = 2;
 			else if (cu)
 				res.source_path = xstrdup(cu);
-			if (strcmp(a->name, target) != 0 && rc == 0)
+			if (rc == 0 && !a)
 				*PX_VEC_PUSH(res.notes, res.nnotes, res.capnotes) = xasprintf(
-					"%s has no latency table: the timing uses %s's", target, a->name);
+					"%s: no such table: the simulation uses %s's", target, known->name);
+			if (rc == 0 && timing.base)
+				*PX_VEC_PUSH(res.notes, res.nnotes, res.capnotes) = timing_note(&timing, known);
 		}
 	}
 	if (diags.errors)
@@ -281,6 +303,7 @@ int cmd_simt(int argc, char **argv)
 	else
 		free(text);
 	px_diags_free(&diags);
+	px_arch_timing_free(&timing);
 	if (archs)
 		px_archset_delete(archs);
 out:

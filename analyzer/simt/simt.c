@@ -3073,6 +3073,8 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 	s.res = out;
 	out->kernel = xstrndup(f->name.p, f->name.n);
 	snprintf(out->arch, sizeof out->arch, "%s", opt->arch->name);
+	snprintf(out->latency_table, sizeof out->latency_table, "%s",
+	         opt->latency_table ? opt->latency_table : opt->arch->name);
 	out->l2_warm = opt->l2_warm;
 	s.its = (opt->cc_major ? opt->cc_major : opt->arch->major) >= 7;
 	s.dpx = (opt->cc_major ? opt->cc_major : opt->arch->major) >= 9;
@@ -3373,6 +3375,8 @@ void px_simt_json(struct px_buf *out, const struct px_simt_result *r)
 	px_json_string(&j, r->kernel);
 	px_json_key(&j, "arch");
 	px_json_string(&j, r->arch);
+	px_json_key(&j, "latency_table");
+	px_json_string(&j, r->latency_table);
 	px_json_key(&j, "block");
 	px_json_begin_array(&j);
 	for (int i = 0; i < 3; i++)
@@ -3581,6 +3585,10 @@ void px_simt_text(struct px_buf *out, const struct px_simt_result *r)
 		              "for blocks of %u registers a thread, %s)\n", r->l1_bytes / 1024, r->launch_shared_bytes / 1024,
 		              r->registers, strcmp(from, "ptxas") == 0 ? "from ptxas -v"
 		                            : strcmp(from, "option") == 0 ? "as given" : "estimated from the PTX");
+	} else {
+		px_buf_printf(out, "  L1: unbounded (not a unified data cache the launch sizes: separate L1 and shared "
+		              "memory before compute capability 7.0, or a launch the occupancy calculation rejects): a "
+		              "line touched before hits\n");
 	}
 	if (r->l2_warm)
 		px_buf_printf(out, "  L2: warm (the data is in the L2 at launch: a line's first touch hits it)\n");

@@ -131,10 +131,13 @@ struct px_simt_options {
 	const char *ptxas;
 	bool l2_warm;                 /* the data is in the L2 (earlier launches touched it): a line's
 	                               * first touch hits the L2 instead of going to DRAM */
-	const struct px_arch *arch;   /* timing table; required */
+	const struct px_arch *arch;   /* timing table; required (px_arch_timing's for a target
+	                               * without a latency section) */
+	const char *latency_table;    /* the table arch's latencies come from, when not arch's own
+	                               * (px_arch_timing's base): the result's latency_table */
 	uint32_t cc_major;            /* compute capability the block runs on, when not the timing
-	                               * table's (a target without a latency table): 7 and newer
-	                               * schedule threads independently (simt_its.c); 0 = arch's */
+	                               * table's: 7 and newer schedule threads independently
+	                               * (simt_its.c); 0 = arch's */
 	/* the names of the `.file` entries by number (file_names[i], i < nfile_names;
 	 * NULL entries unknown), for a module whose `.file` directives the parser
 	 * has not reached yet (nvcc writes them at the end; lint simulates each
@@ -216,6 +219,7 @@ struct px_simt_result {
 	                               * text output locates violations there by their .loc) */
 	char *kernel;                 /* mangled name, owned */
 	char arch[16];
+	char latency_table[16];       /* the table whose latencies timed it (arch's own, or its base) */
 	uint32_t block[3];
 	const char *model;            /* static text: the reconvergence model */
 	/* the L1 the timing model gives the block: the unified data cache less

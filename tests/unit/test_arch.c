@@ -129,6 +129,70 @@ static const struct px_arch *arch_of(struct px_archset *s, const char *n)
 	return a;
 }
 
+/* The value of entry name in t's n entries; -1 when absent. */
+static double entry(const struct px_arch_metric *t, uint32_t n, const char *name)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return t[i].value;
+	return -1;
+}
+
+/* px_arch_timing: a table with latencies times itself; one without keeps
+ * its throughput entries and SM and takes the rest from its base (same
+ * major version first, else the nearest compute capability, the older on
+ * a tie). */
+Test(arch, timing_tables_take_missing_entries_from_the_base)
+{
+	struct px_diags d = {0};
+	struct px_archset *s = px_archset_new(&d);
+	static const struct {
+		const char *target, *base;
+	} cases[] = {
+		{"sm_90", NULL}, {"sm_80", NULL}, {"sm_86", "sm_80"}, {"sm_87", "sm_80"}, {"sm_89", "sm_80"},
+		{"sm_75", "sm_80"}, {"sm_70", "sm_80"}, {"sm_61", "sm_80"}, {"sm_50", "sm_80"},
+		{"sm_100", "sm_90"}, {"sm_120", "sm_90"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct px_arch *a = arch_of(s, cases[i].target);
+		struct px_arch_timing t;
+		px_arch_timing(s, a, &t);
+		cr_assert_str_eq(t.arch.name, a->name);
+		cr_assert_eq(t.arch.unified_l1_shared, a->unified_l1_shared);
+		if (!cases[i].base) {
+			cr_assert_null(t.base, "%s", a->name);
+			cr_assert_eq(t.arch.latency, a->latency);
+			cr_assert_eq(t.arch.nthroughput, a->nthroughput);
+		} else {
+			cr_assert_not_null(t.base, "%s", a->name);
+			cr_assert_str_eq(t.base->name, cases[i].base, "%s: %s", a->name, t.base->name);
+			cr_assert_eq(t.arch.nlatency, t.base->nlatency);
+			cr_assert_eq(t.from_base[0], t.base->nlatency);
+			cr_assert_eq(t.arch.nthroughput, a->nthroughput + t.from_base[1]);
+			cr_assert_eq(entry(t.arch.latency, t.arch.nlatency, "l2"),
+			             entry(t.base->latency, t.base->nlatency, "l2"));
+		}
+		px_arch_timing_free(&t);
+	}
+	/* the target's own rates stay: sm_86's FP64 2 results a cycle per SM
+	 * (the Programming Guide's), not sm_80's 32; the rest is sm_80's */
+	struct px_arch_timing t;
+	px_arch_timing(s, arch_of(s, "sm_86"), &t);
+	cr_assert_eq(entry(t.arch.throughput, t.arch.nthroughput, "fp64_fma"), 2);
+	cr_assert_eq(entry(t.arch.throughput, t.arch.nthroughput, "fp32_fma"), 128);
+	cr_assert_eq(entry(t.arch.throughput, t.arch.nthroughput, "sfu"), 16);
+	cr_assert_eq(entry(t.arch.latency, t.arch.nlatency, "fp64"), 8);
+	cr_assert_eq(t.from_base[1], arch_of(s, "sm_80")->nthroughput - 2);
+	px_arch_timing_free(&t);
+	/* without a set, or with no table that has latencies, the target as it is */
+	px_arch_timing(NULL, arch_of(s, "sm_86"), &t);
+	cr_assert_null(t.base);
+	cr_assert_eq(t.arch.nlatency, 0);
+	px_arch_timing_free(&t);
+	px_archset_delete(s);
+	px_diags_free(&d);
+}
+
 Test(occupancy, interfaces_example_and_hand_checked_cases)
 {
 	struct px_diags d = {0};
