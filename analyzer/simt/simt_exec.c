@@ -296,7 +296,6 @@ static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px
 	memset(d, 0, sizeof *d);
 	d->kind = o->kind;
 	d->neg = o->neg;
-	d->src = o;
 	d->comp = o->comp;
 	d->sreg = o->sreg;
 	d->slot = UINT32_MAX;
@@ -329,6 +328,8 @@ static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px
 		break;
 	case PX_OPND_VEC:
 		d->nel = (uint8_t)(o->nelems > 8 ? 8 : o->nelems);
+		d->el = s->vec_el + s->nvec_el;
+		s->nvec_el += d->nel;
 		for (uint32_t e = 0; e < d->nel; e++)
 			d->el[e] = o->elems[e].kind == PX_OPND_REG ? slot_of(s, &o->elems[e]) : UINT32_MAX;
 		break;
@@ -585,7 +586,7 @@ static void decode_cp(const struct px_func *f, struct sim_insn *si)
 	mo->vo = 1;
 	if (si->nop > 3 && (si->op[3].kind == PX_OPND_IMM || si->op[3].kind == PX_OPND_REG)) {
 		/* a 64-bit register after cp-size is the cache policy */
-		const struct px_operand *o = si->op[3].src;
+		const struct px_operand *o = &si->in->opnds[3];
 		enum px_type t = o->kind == PX_OPND_REG && o->reg >= 0 && (uint32_t)o->reg < f->nregs
 		               ? (enum px_type)f->regs[o->reg].type : PX_TYPE_B32;
 		bool pred = o->kind == PX_OPND_REG && px_type_kind(t) == 'p';
@@ -695,11 +696,20 @@ void sim_decode(struct sim *s)
 	/* the memory operations' memos follow the instructions in one block
 	 * (freed with s->ins) */
 	uint32_t nmem = 0;
-	for (uint32_t i = 0; i < f->ninsns; i++)
-		nmem += exec_kind(&f->insns[i], px_opcode_flags(f->insns[i].op)) == EK_MEM;
+	size_t nel = 0;   /* (and the vector operands' slots after them: sim_opnd.el) */
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct px_insn *in = &f->insns[i];
+		nmem += exec_kind(in, px_opcode_flags(in->op)) == EK_MEM;
+		for (uint32_t k = 0; k < in->nopnds && k < 6; k++)
+			if (in->opnds[k].kind == PX_OPND_VEC)
+				nel += in->opnds[k].nelems > 8 ? 8 : in->opnds[k].nelems;
+	}
 	size_t memo_at = (f->ninsns + 1) * sizeof *s->ins;   /* (a multiple of 8: struct sim_memo's alignment) */
-	s->ins = xcalloc(1, memo_at + nmem * sizeof(struct sim_memo));
+	size_t el_at = memo_at + nmem * sizeof(struct sim_memo);
+	s->ins = xcalloc(1, el_at + (nel + 1) * sizeof *s->vec_el);
 	struct sim_memo *memo = (struct sim_memo *)((char *)s->ins + memo_at);
+	s->vec_el = (uint32_t *)((char *)s->ins + el_at);
+	s->nvec_el = 0;
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		struct sim_insn *si = &s->ins[i];
