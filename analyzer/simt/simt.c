@@ -1785,16 +1785,34 @@ SIM_HOT unsigned shown_why(const struct sim *s, const struct sim_warp *w, unsign
  * through the back edge of an innermost loop (follow_back_edge). Returns true
  * when it issued something; else lowers *retry to the first cycle one
  * could go. */
-/* 40 PTX instructions, done and free ones counted [F]: clip_sum_loop's
- * SASS issues the four loads of its unrolled body together, the fourth 42
- * PTX instructions after the first (edge_stencil_loop's its 12, over
- * about 50 with if-converted regions between); with 32 (the window
- * before 2026-11-26) the fourth waited for the first (+48% to +74% warm
- * and cold, -2% to -22% with 40; of the 428 loops 43 move by more than
- * half a point, 22 of them closer, 417 within 35% against 411); with 48
- * nbody_loop's register-heavy body issued more loads ahead than its SASS
- * (-41% at 128 threads) */
-#define LOOKAHEAD 40
+/* 62 PTX instructions, done and free ones counted, the most the window's
+ * bit masks hold [F]; and the loads issued ahead of the top may hold
+ * EARLY_LOAD_REGS registers (sim_insn.ld_regs) until the top passes them
+ * [F]. ptxas schedules a whole block: le_f88_d64's SASS interleaves two
+ * FFMA chains whose PTX starts 74 instructions apart, and l2s_co4's issues
+ * 14 of its unrolled body's 16 loads (a register each) before the first
+ * add, 120 PTX instructions in; but it keeps what the hoisted loads hold
+ * in registers down: l2bw_ld64's (two registers each) go in groups of 5
+ * and 6, each before its adds, and nbody_loop's register-heavy body
+ * issued more loads ahead than its SASS with a window of 48 (-41% at 128
+ * threads). The window was 40 (clip_sum_loop's four unrolled loads, the
+ * fourth 42 PTX instructions after the first), and before 2026-11-26 32.
+ * Of check_simt's 1472 loops with a window of 40 and no budget, 1408
+ * within 35%, mean absolute error 10.19%; 62 and no budget 1409, 10.25%;
+ * 62 and a budget of 4, 6, 8, 10, 12, 16, 24 registers 1395, 1408, 1417,
+ * 1417, 1415, 1412, 1409 (10 the least mean error, 9.90%; the median 5.2%
+ * at each): 61 loops move, 36 closer (l2s_co4/128 +57% -> +12%,
+ * forest_infer_loop/128 +45% -> +29%, sad_motion_loop/128 -37% -> -33%;
+ * nbody_loop/128 -28% -> -37%, shared_pick_loop/128 -40% -> -55%) */
+#define LOOKAHEAD 62
+#define EARLY_LOAD_REGS 10
+/* How far after an instruction that is not register-only mark_hoist_past
+ * looks for register-only work that may move up past it (the scan past a
+ * block barrier): the 40 the window had [F]. With the window's 62,
+ * gemm_loop's scans past its barriers walked 15 times as far (1.5 M steps
+ * for 300 iterations against 0.1 M), its host time 2.7 times as long,
+ * and gemm_loop/256 went from -0.5% to +0.8%; no other loop moves. */
+#define HOIST_AHEAD 40
 /* (a window's instructions are bits of a uint64_t: win_leave) */
 _Static_assert(LOOKAHEAD <= 62, "sim_insn.hold tells a window's instructions apart");
 /* 1: shared, 2: global/local/const/param, 3: generic (either); 0: no memory */
@@ -1889,7 +1907,7 @@ static void win_hazards(struct sim *s)
 
 /* Fills sim_insn.hoist_past: for an instruction that is not register-only,
  * whether a register-only one after it, in its basic block and within
- * LOOKAHEAD, reads no register that it or another such instruction between
+ * HOIST_AHEAD, reads no register that it or another such instruction between
  * writes (directly or through register-only ones that read them) and
  * writes none they read or write: one the scan past a block barrier might
  * move up past it (full_scan). Where none is, the scan stops there, as it
@@ -1905,7 +1923,7 @@ static void mark_hoist_past(struct sim *s)
 		if (c->reg_only || (c->scan_stop && !c->block_bar))
 			continue;
 		gen++;
-		uint32_t end = c->block_end, lim = i + LOOKAHEAD + 1;
+		uint32_t end = c->block_end, lim = i + HOIST_AHEAD + 1;
 		for (uint32_t j = i; j < end && j < lim && !c->hoist_past; j++) {
 			const struct sim_insn *e = &s->ins[j];
 			if (e->scan_stop && !e->block_bar)
@@ -2035,6 +2053,7 @@ SIM_HOT void early_issue(struct sim *s, struct sim_warp *w, unsigned sched, uint
 	uint32_t g = sim_guard(s, w, c, kmask, &unk);
 	double lat = 0, occ = 1;
 	sim_exec(s, w, k, g, &lat, &occ);
+	w->early_ld_regs += c->ld_regs;
 	mark_done(s, w, k);
 	s->res->warp_insns++;
 	count_issue(s, k, kmask);
@@ -2171,6 +2190,8 @@ static int win_scan(struct sim *s, struct sim_warp *w, unsigned sched, uint64_t 
 		if (sat >> p & 1)
 			continue;
 		const struct sim_insn *c = &s->ins[k];
+		if (w->early_ld_regs + c->ld_regs > EARLY_LOAD_REGS)
+			continue;   /* (a load past the budget: until the top passes one issued early) */
 		/* early_ready_at's sources and pipe */
 		uint64_t treg = early_sources_at(w, c);
 		uint64_t pf = pipe_free_at(s, p, sched);
@@ -2489,7 +2510,7 @@ __attribute__((noinline)) static bool full_scan(struct sim *s, struct sim_warp *
 				early_free(s, w, k, kmask);
 				continue;
 			}
-			if (!hazard) {
+			if (!hazard && w->early_ld_regs + c->ld_regs <= EARLY_LOAD_REGS) {
 				uint64_t treg, t = early_ready_at(s, w, sched, c, &treg);
 				if (t <= s->cycle) {
 					early_issue(s, w, sched, k, kmask);
@@ -2767,6 +2788,7 @@ __attribute__((noinline)) static void run(struct sim *s)
 						account_loop_enter(s, w, tb, tpc);
 						w->prev_block = tb;
 						w->done[tpc] = 0;
+						w->early_ld_regs -= s->ins[tpc].ld_regs;
 						warp_changed(s, w);
 						w->stk[w->nstk - 1].pc++;
 						win_moved(s, w, tpc, tpc + 1);
@@ -3139,6 +3161,7 @@ bool px_simt_func(struct px_module *m, uint32_t fi, const char *path, const stru
 		bool load = (si->flags & PX_OPF_LOAD) && !(si->flags & (PX_OPF_STORE | PX_OPF_ATOMIC)) && si->ndefs &&
 		            !si->free;
 		si->ld_class = !load ? LD_NONE : si->pipe == P_SHARED ? LD_SHARED : si->pipe == P_GLOBAL ? LD_GLOBAL : LD_NONE;
+		si->ld_regs = si->ld_class ? (uint8_t)((si->tbits > 32 ? si->tbits / 32 : 1) * (si->ndefs ? si->ndefs : 1)) : 0;
 		si->ct_rare = si->mufu || si->bitop || si->ldc || si->fixup || si->mask_check || si->shbase || si->expand || si->ld_class ||
 		              si->cp_copy || si->fence == 1 || si->slots > 1;
 		enum px_opcode op = si->in->op;

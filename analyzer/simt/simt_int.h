@@ -283,6 +283,7 @@ struct sim_insn {
 	bool reg_only;     /* simt.c's reg_only */
 	uint8_t mem_class; /* simt.c's mem_space_class */
 	uint8_t ld_class;  /* enum sim_ld: a load one warp issues at most every sim.ld_gap cycles */
+	uint8_t ld_regs;   /* a load's: the 32-bit registers its result takes (simt.c's EARLY_LOAD_REGS) */
 	bool loop_head;    /* the first instruction of a loop's header block */
 	bool back_edge;    /* a branch back to its innermost loop's first instruction, the loop without inner ones (follow_back_edge) */
 	bool reunroll;     /* the back edge of a loop ptxas unrolls again by 4 (simt_fuse.c's mark_reunrolled) */
@@ -580,6 +581,9 @@ struct sim_warp {
 	uint32_t spin_pc, spin_mask, spin_depth, spins;
 	bool spun;                /* it went round a spin loop since its last poll (simt.c's spin_yield) */
 	uint8_t unroll_n;         /* re-unrolled back edges taken in a row, mod 4 (sim_insn.reunroll) */
+	/* the registers (sim_insn.ld_regs) of the loads issued early that the
+	 * top has not passed yet: issue_early's budget (simt.c's EARLY_LOAD_REGS) */
+	uint32_t early_ld_regs;
 	/* the cycle it began to wait for an SM-wide unit with the
 	 * instruction at wait_pc at its top (UINT32_MAX: none; simt.c's run) */
 	uint32_t wait_pc;
