@@ -1801,9 +1801,10 @@ SIM_HOT unsigned shown_why(const struct sim *s, const struct sim_warp *w, unsign
  * within 35%, mean absolute error 10.19%; 62 and no budget 1409, 10.25%;
  * 62 and a budget of 4, 6, 8, 10, 12, 16, 24 registers 1395, 1408, 1417,
  * 1417, 1415, 1412, 1409 (10 the least mean error, 9.90%; the median 5.2%
- * at each): 61 loops move, 36 closer (l2s_co4/128 +57% -> +12%,
- * forest_infer_loop/128 +45% -> +29%, sad_motion_loop/128 -37% -> -33%;
- * nbody_loop/128 -28% -> -37%, shared_pick_loop/128 -40% -> -55%) */
+ * at each): 61 loops move by more than 3 points, 36 closer (l2s_co4/128
+ * +57% -> +12%, ddot_loop/512 -43% -> -3%, nbody_loop/128 -28% -> -9%,
+ * sad_motion_loop/128 -37% -> -33%; le_f106_d0/128 -19% -> +41%,
+ * shared_pick_loop/128 -40% -> -55%) */
 #define LOOKAHEAD 62
 #define EARLY_LOAD_REGS 10
 /* How far after an instruction that is not register-only mark_hoist_past
