@@ -674,8 +674,8 @@ static const struct px_arch *timing_base(const struct px_archset *s, const struc
 	return best;
 }
 
-/* own's entries, then from's whose names own lacks (a new array in *out;
- * *nout entries, *nadded of them from). */
+/* A new array: own's entries, then those of from whose names own lacks
+ * (*nout entries in all, *nadded of them from's). */
 static struct px_arch_metric *merge_metrics(const struct px_arch_metric *own, uint32_t nown,
                                             const struct px_arch_metric *from, uint32_t nfrom,
                                             uint32_t *nout, uint32_t *nadded)

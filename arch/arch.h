@@ -105,9 +105,9 @@ struct px_arch_timing {
 	uint32_t from_base[2];            /* how many: latency, throughput entries */
 	struct px_arch_metric *merged[2]; /* (allocated; px_arch_timing_free) */
 };
-/* Fills *out for target, a table of s (or any table: without a latency
- * section and with no table in s that has one, out->arch is target as it
- * is). */
+/* Fills *out for target (a table of s or not). out->arch is target as it
+ * is, and out->base NULL, when target has a latency section, s is NULL or
+ * no table of s has one. */
 void px_arch_timing(const struct px_archset *s, const struct px_arch *target, struct px_arch_timing *out);
 void px_arch_timing_free(struct px_arch_timing *t);
 
