@@ -290,8 +290,10 @@ static enum sim_pipe pipe_of(const struct px_insn *in)
 	return P_ALU;
 }
 
+/* Fills d for operand o of in; a vector's slots go to *el, which moves on
+ * past them (sim_decode's pool after the memos). */
 static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px_operand *o,
-                        struct sim_opnd *d)
+                        struct sim_opnd *d, uint32_t **el)
 {
 	memset(d, 0, sizeof *d);
 	d->kind = o->kind;
@@ -328,8 +330,8 @@ static void decode_opnd(struct sim *s, const struct px_insn *in, const struct px
 		break;
 	case PX_OPND_VEC:
 		d->nel = (uint8_t)(o->nelems > 8 ? 8 : o->nelems);
-		d->el = s->vec_el + s->nvec_el;
-		s->nvec_el += d->nel;
+		d->el = *el;
+		*el += d->nel;
 		for (uint32_t e = 0; e < d->nel; e++)
 			d->el[e] = o->elems[e].kind == PX_OPND_REG ? slot_of(s, &o->elems[e]) : UINT32_MAX;
 		break;
@@ -706,10 +708,9 @@ void sim_decode(struct sim *s)
 	}
 	size_t memo_at = (f->ninsns + 1) * sizeof *s->ins;   /* (a multiple of 8: struct sim_memo's alignment) */
 	size_t el_at = memo_at + nmem * sizeof(struct sim_memo);
-	s->ins = xcalloc(1, el_at + (nel + 1) * sizeof *s->vec_el);
+	s->ins = xcalloc(1, el_at + (nel + 1) * sizeof(uint32_t));
 	struct sim_memo *memo = (struct sim_memo *)((char *)s->ins + memo_at);
-	s->vec_el = (uint32_t *)((char *)s->ins + el_at);
-	s->nvec_el = 0;
+	uint32_t *el = (uint32_t *)((char *)s->ins + el_at);
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct px_insn *in = &f->insns[i];
 		struct sim_insn *si = &s->ins[i];
@@ -770,7 +771,7 @@ void sim_decode(struct sim *s)
 			si->pipe = P_IMAD;
 		si->nop = (uint8_t)(in->nopnds > 6 ? 6 : in->nopnds);
 		for (uint32_t k = 0; k < si->nop; k++)
-			decode_opnd(s, in, &in->opnds[k], &si->op[k]);
+			decode_opnd(s, in, &in->opnds[k], &si->op[k], &el);
 		if (si->memo)
 			decode_mem(f, si);
 		si->is_signed = in->ntypes && px_type_kind(in->types[0]) == 's';

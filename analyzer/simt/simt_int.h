@@ -130,8 +130,8 @@ struct sim_opnd {
 	uint16_t sreg;
 	uint32_t slot;     /* REG: register slot */
 	uint64_t imm;      /* IMM/FIMM bits (per the instruction's type), SYM address */
-	uint32_t *el;      /* VEC: nel slots (UINT32_MAX = sink or immediate 0), in the block
-	                    * after s->ins (sim_decode); the px_operand: si->in->opnds[k] */
+	uint32_t *el;      /* VEC: nel slots (UINT32_MAX = sink or immediate 0), in s->ins's
+	                    * block after the memos (sim_decode); the px_operand: si->in->opnds[k] */
 };
 
 /* The modifier words the interpreter tests while it runs, found once per
@@ -688,7 +688,6 @@ struct sim {
 	const struct px_simt_options *opt;
 	struct px_simt_result *res;
 	struct sim_insn *ins; uint32_t nins;
-	uint32_t *vec_el; size_t nvec_el;   /* the vector operands' slots (sim_opnd.el; in the block of ins) */
 	uint32_t *slot_base; uint32_t nslots;
 	/* a slot past the registers' for the carry flag (CC.CF): carry chains
 	 * use and define it, so that the scoreboard and the lookahead's
