@@ -1191,32 +1191,34 @@ def main():
                         '--block', '32', '--param', '2=1', '--format', 'json'], capture_output=True, text=True)
     got = json.loads(r.stdout)['timing_error'] if r.stdout else None
     check(got == want, 'timing_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
-    # and the memory figures (memory_error, px_simt_l1_accuracy)
-    l1 = {}
-    hits = []
-    for d, (_, mem, _) in zip(ds, both):
-        if d['ptx'] not in l1:
-            l1[d['ptx']] = l1_counts(d['ptx'])
-        g = l1[d['ptx']].get(d['loop'])
-        h = hit_rates(g, mem) if g else None
-        if h:
-            hits.append(abs(h[1] - h[0]))
-    want = spread(hits, 'l1_hit_rate_')
-    got = json.loads(r.stdout)['memory_error'] if r.stdout else None
-    check(got == want, 'memory_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
-    # and the stall breakdown's (stall_error, px_simt_stall_accuracy)
-    warps = {}
-    dist = []
-    for d, (_, _, stalls) in zip(ds, both):
-        if d['ptx'] not in warps:
-            warps[d['ptx']] = stall_counts(d['ptx'])
-        g = warps[d['ptx']].get(d['loop'])
-        sh = stall_shares(g, stalls) if g else None
-        if sh:
-            dist.append(stall_distance(sh))
-    want = spread(dist)
-    got = json.loads(r.stdout)['stall_error'] if r.stdout else None
-    check(got == want, 'stall_error: %s%s' % (got, '' if got == want else ' (these fixtures: %s)' % want))
+    # and the memory figures (memory_error, px_simt_l1_accuracy) and the
+    # stall breakdown's (stall_error, px_simt_stall_accuracy)
+    def against_gpu(load, model, figure):
+        # figure(GPU counts, model's) for each loop whose program load()
+        # has counts for, where it gives one
+        counts, out = {}, []
+        for d, m in zip(ds, model):
+            if d['ptx'] not in counts:
+                counts[d['ptx']] = load(d['ptx'])
+            g = counts[d['ptx']].get(d['loop'])
+            v = figure(g, m) if g else None
+            if v is not None:
+                out.append(v)
+        return out
+
+    def hit_error(g, mem):
+        h = hit_rates(g, mem)
+        return abs(h[1] - h[0]) if h else None
+
+    def stall_error(g, stalls):
+        sh = stall_shares(g, stalls)
+        return stall_distance(sh) if sh else None
+
+    for key, want in (('memory_error', spread(against_gpu(l1_counts, [b[1] for b in both], hit_error),
+                                              'l1_hit_rate_')),
+                      ('stall_error', spread(against_gpu(stall_counts, [b[2] for b in both], stall_error)))):
+        got = json.loads(r.stdout)[key] if r.stdout else None
+        check(got == want, '%s: %s%s' % (key, got, '' if got == want else ' (these fixtures: %s)' % want))
     bugs = os.path.join(FIX, 'bugs', 'seeded.sm_90.ptx')
     for kernel, kind, params in SEEDED:
         args = [ptxray, 'simt', bugs, '--kernel', kernel, '--block', '256', '--format', 'json'] + params
