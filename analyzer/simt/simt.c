@@ -55,11 +55,11 @@ const struct px_simt_accuracy px_simt_accuracy = {
 };
 
 const struct px_simt_spread px_simt_l1_accuracy = {
-	.loops = 365, .median = 0.0, .p90 = 0.15, .worst = 0.61,
+	.loops = 365, .median = 0.0, .p90 = 0.072, .worst = 0.61,
 };
 
 const struct px_simt_spread px_simt_stall_accuracy = {
-	.loops = 1466, .median = 0.142, .p90 = 0.41, .worst = 0.931,
+	.loops = 1466, .median = 0.141, .p90 = 0.41, .worst = 0.931,
 };
 
 const char *px_simt_stall_name(unsigned s)

@@ -515,6 +515,7 @@ struct sim_memo {
 	double l1_occ, l1_lat;   /* ... the same where every line hits the L1 (l1_hit_cost) */
 	uint32_t nlines;         /* global: the lines touched, in lane order, less repeats */
 	uint64_t dline[32];      /* ... each less a0's line, modulo 2^57 */
+	uint8_t dsec[32];        /* ... each's sectors (lane_lines; the same at every hit: a0 % 128 is) */
 	/* shared: the lanes that name one address, a group (memo_groups,
 	 * on the first hit) */
 	bool grouped;
@@ -2612,7 +2613,7 @@ static inline bool memo_hit(const struct sim_memo *mo, int spc, const int64_t *a
 /* Records the addresses of the lanes of mask and what they cost in mo (none
  * when an address is so far out that moving it could overflow). */
 static void memo_store(struct sim_memo *mo, int spc, const int64_t *a, uint32_t mask, uint32_t sec, uint32_t wf,
-                       const uint64_t *lines, uint32_t nlines, bool repeat)
+                       const uint64_t *lines, const uint8_t *secs, uint32_t nlines, bool repeat)
 {
 	uint64_t a0 = (uint64_t)a[__builtin_ctz(mask)];
 	bool near = memo_near(a0);
@@ -2633,16 +2634,21 @@ static void memo_store(struct sim_memo *mo, int spc, const int64_t *a, uint32_t 
 	mo->nlines = nlines;
 	mo->repeat = repeat;
 	mo->grouped = false;
-	for (uint32_t i = 0; i < nlines; i++)
+	for (uint32_t i = 0; i < nlines; i++) {
 		mo->dline[i] = (lines[i] - (a0 >> 7)) & MEMO_LINES;
+		mo->dsec[i] = secs[i];
+	}
 }
 
 /* The lines mo's lanes touch (memo_store's lines) for a first address a0:
  * how many; *repeat as memo_store's. */
-static inline uint32_t memo_lines(const struct sim_memo *mo, uint64_t a0, uint64_t *lines, bool *repeat)
+static inline uint32_t memo_lines(const struct sim_memo *mo, uint64_t a0, uint64_t *lines, uint8_t *secs,
+                                  bool *repeat)
 {
-	for (uint32_t i = 0; i < mo->nlines; i++)
+	for (uint32_t i = 0; i < mo->nlines; i++) {
 		lines[i] = ((a0 >> 7) + mo->dline[i]) & MEMO_LINES;
+		secs[i] = mo->dsec[i];
+	}
 	*repeat = mo->repeat;
 	return mo->nlines;
 }
@@ -2674,17 +2680,21 @@ static const int64_t *local_phys(const struct sim_warp *w, const int64_t *addrs,
  * the line of the lane before left out (*repeat then): how many. Local
  * lines carry the thread. */
 static uint32_t lane_lines(const struct sim_warp *w, int spc, const int64_t *addrs, uint32_t known_mask,
-                           uint64_t *lines, bool *repeat)
+                           uint64_t *lines, uint8_t *secs, bool *repeat)
 {
 	uint32_t n = 0;
 	*repeat = false;
 	for (uint32_t m = known_mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint64_t line = ((uint64_t)addrs[l] >> 7) ^ (spc == SP_LOCAL ? (uint64_t)(w->id * 32 + l) << 40 : 0);
-		if (n && line == lines[n - 1])
+		uint8_t sec = (uint8_t)(1u << ((uint64_t)addrs[l] >> 5 & 3));   /* (an access of 32 bytes at most, aligned) */
+		if (n && line == lines[n - 1]) {
 			*repeat = true;
-		else
+			secs[n - 1] |= sec;
+		} else {
+			secs[n] = sec;
 			lines[n++] = line;
+		}
 	}
 	return n;
 }
@@ -2837,7 +2847,8 @@ static inline void l1_hit_cost(const struct sim *s, uint32_t nlines, uint32_t wf
  * wavefronts (known: some lane has a known address) from the lines (the
  * L1's and L2's state moves on). */
 static inline void global_cost(struct sim *s, struct sim_warp *w, const struct sim_insn *si, unsigned kind,
-                               bool known, uint32_t sec, uint32_t wf, const uint64_t *lines, uint32_t nlines,
+                               bool known, uint32_t sec, uint32_t wf, const uint64_t *lines, const uint8_t *secs,
+                               uint32_t nlines,
                                bool repeat, double *lat, double *occ, uint32_t *hits)
 {
 	bool is_ld = kind == MK_LD, is_st = kind == MK_ST, is_atom = kind == MK_ATOM;
@@ -2852,7 +2863,7 @@ static inline void global_cost(struct sim *s, struct sim_warp *w, const struct s
 	if (*occ < 1)
 		*occ = 1;
 	bool cg = si->l2_only || is_atom;
-	double worst = sim_touch_lines(s, lines, nlines, is_st, cg, hits);
+	double worst = sim_touch_lines(s, lines, secs, nlines, is_st, cg, hits);
 	if (is_atom)
 		sim_l1_evict_lines(s, lines, nlines);
 	/* a lane on the line of the lane before finds it in the caches:
@@ -2967,10 +2978,11 @@ SIM_HOT bool store_hit(struct sim *s, struct sim_warp *w, const struct sim_insn 
 	if (!mo->consec || !word_hit(s, w, si, mo, mask, &a0) || a0 > UINT64_MAX - 4 * 31)
 		return false;
 	uint64_t lines[32];
+	uint8_t secs[32];
 	bool repeat;
-	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
+	uint32_t nlines = memo_lines(mo, a0, lines, secs, &repeat);
 	*occ = mo->hit_occ;
-	*lat = sim_touch_lines(s, lines, nlines, true, si->l2_only, NULL) + mo->hit_lat;
+	*lat = sim_touch_lines(s, lines, secs, nlines, true, si->l2_only, NULL) + mo->hit_lat;
 	if (!si->free)
 		count_mem(mo, SP_GLOBAL, mo->sec, 0, 0, nlines);
 	s->gst_cost = mo->sec * s->gst_sector + mo->plines * s->gst_partial;
@@ -3007,10 +3019,11 @@ SIM_HOT bool load_hit(struct sim *s, struct sim_warp *w, const struct sim_insn *
 	const uint64_t *av = &w->val[(size_t)ao->slot * 32];
 	/* global_cost for a load with the memo's sums */
 	uint64_t lines[32];
+	uint8_t secs[32];
 	bool repeat, cg = si->l2_only;
-	uint32_t nlines = memo_lines(mo, a0, lines, &repeat);
+	uint32_t nlines = memo_lines(mo, a0, lines, secs, &repeat);
 	uint32_t hits = 0;
-	double worst = sim_touch_lines(s, lines, nlines, false, cg, &hits);
+	double worst = sim_touch_lines(s, lines, secs, nlines, false, cg, &hits);
 	if (!si->free)
 		count_mem(mo, SP_GLOBAL, mo->sec, mo->wf, hits, nlines);
 	if (repeat && cg && s->lat_l2 > worst)
@@ -3179,15 +3192,16 @@ void sim_copy_cost(struct sim *s, struct sim_warp *w, uint32_t pc, const int64_t
 {
 	uint32_t sec = 1, ideal = 1, nlines = 0;
 	uint64_t lines[32] = {0};
+	uint8_t secs[32] = {0};
 	bool repeat = false;
 	if (known) {
 		px_warp_sectors(addrs, known, size, &sec, &ideal);
-		nlines = lane_lines(w, SP_GLOBAL, addrs, known, lines, &repeat);
+		nlines = lane_lines(w, SP_GLOBAL, addrs, known, lines, secs, &repeat);
 	}
 	/* (a cp.async.bulk reads through the L2 only, as an atomic does) */
 	uint32_t hits = 0;
 	bool bulk = s->ins[pc].mbar == MB_BULK;
-	global_cost(s, w, &s->ins[pc], bulk ? MK_ATOM : MK_LD, known != 0, sec, 1, lines, nlines, repeat, lat, occ,
+	global_cost(s, w, &s->ins[pc], bulk ? MK_ATOM : MK_LD, known != 0, sec, 1, lines, secs, nlines, repeat, lat, occ,
 	            &hits);
 	/* (ncu counts a cp.async's LDGSTS with the global loads) */
 	if (known && !bulk && s->ins[pc].memo)
@@ -3676,7 +3690,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			if (is_ld && wide > 4 && wf > 1 && known_mask == mask)
 				wf = packed_wavefronts(addrs, mask, wf);
 			if (memo)
-				memo_store(mo, spc, addrs, mask, 0, wf, NULL, 0, false);
+				memo_store(mo, spc, addrs, mask, 0, wf, NULL, NULL, 0, false);
 		}
 		*occ = wf ? wf : 1;
 		if (known_mask && !si->free)   /* (a vector load's members: the leader's access) */
@@ -3690,6 +3704,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 	} else if (spc == SP_GLOBAL || spc == SP_LOCAL) {
 		uint32_t sec = 1, ideal = 1, wf = 1, nlines = 0, plines = 0;
 		uint64_t lines[32];
+		uint8_t secs[32];
 		bool repeat = false;
 		int64_t phys[32];
 		const int64_t *ta = spc == SP_LOCAL && known_mask ? local_phys(w, addrs, tk, bytes, phys) : addrs;
@@ -3697,15 +3712,15 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			sec = mo->sec;
 			wf = mo->wf;
 			plines = mo->plines;
-			nlines = memo_lines(mo, (uint64_t)addrs[__builtin_ctz(mask)], lines, &repeat);
+			nlines = memo_lines(mo, (uint64_t)addrs[__builtin_ctz(mask)], lines, secs, &repeat);
 		} else if (known_mask) {
 			px_warp_sectors(ta, tk, bytes, &sec, &ideal);
 			if (is_ld)
 				px_warp_wavefronts(ta, tk, wide, &wf, &ideal);
-			nlines = lane_lines(w, ta == phys ? SP_GLOBAL : spc, ta, tk, lines, &repeat);
+			nlines = lane_lines(w, ta == phys ? SP_GLOBAL : spc, ta, tk, lines, secs, &repeat);
 			plines = is_st ? partial_lines(ta, tk, bytes) : 0;
 			if (memo && spc == SP_GLOBAL) {
-				memo_store(mo, spc, addrs, mask, sec, wf, lines, nlines, repeat);
+				memo_store(mo, spc, addrs, mask, sec, wf, lines, secs, nlines, repeat);
 				mo->plines = plines;
 			}
 			if (memo && spc == SP_GLOBAL && (is_ld || is_st)) {
@@ -3721,7 +3736,7 @@ __attribute__((noinline)) static void exec_mem(struct sim *s, struct sim_warp *w
 			}
 		}
 		uint32_t hits = 0;
-		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, nlines, repeat, lat, occ, &hits);
+		global_cost(s, w, si, mo->kind, known_mask != 0, sec, wf, lines, secs, nlines, repeat, lat, occ, &hits);
 		if (known_mask && !si->free)
 			count_mem(mo, spc, sec, is_ld ? wf : 0, hits, nlines);
 		/* a store's turn of the SM's write path to L2 (commit_timing): a

@@ -379,7 +379,9 @@ struct sim_lineset {
  * compacted when full (the lines beyond hi dropped: they would miss).
  * A line's stamp counts only while the ring still names the line there
  * (compaction reuses stamps without clearing the dropped lines' own).
- * cap 0: no capacity (a line once touched always hits). */
+ * A line holds the 32-byte sectors touched since it came in; a load hits
+ * where it holds every sector asked for.
+ * cap 0: no capacity (a line once touched always hits, by the line). */
 #define SIM_L1_SUPER 64   /* words of sim_l1.bits per count of scnt */
 #define SIM_L1_CHUNK 16   /* neighbouring lines per slot of the line table */
 struct sim_l1chunk {
@@ -390,7 +392,8 @@ struct sim_l1 {
 	uint32_t cap, lo, hi;          /* lines */
 	uint32_t ring_n;               /* stamps per ring (a power of two) */
 	uint32_t t, marks;             /* the last stamp given; lines with a stamp in the ring */
-	uint64_t *ring;                /* per stamp: the line + 1 whose last touch it is, 0 = none */
+	uint64_t *ring;                /* per stamp: the line + 1 whose last touch it is, 0 = none; in the
+	                                * top four bits the line's sectors the L1 holds (simt_cache.c) */
 	/* ring's marks (stamps whose entry is not 0) counted per 64 stamps
 	 * (bit st % 64 of bits[st / 64], mcnt) and per SIM_L1_SUPER of those
 	 * (scnt): a touch marks the newest stamp in O(1) (a Fenwick tree
@@ -412,7 +415,8 @@ void sim_l1_free(struct sim_l1 *c);
  * the L2: the latency of the slowest, at least the L1's (simt_cache.c). */
 struct sim;
 #define SIM_FLIGHT 4096
-double sim_touch_lines(struct sim *s, const uint64_t *lines, uint32_t n, bool is_st, bool cg, uint32_t *hits);
+double sim_touch_lines(struct sim *s, const uint64_t *lines, const uint8_t *secs, uint32_t n, bool is_st, bool cg,
+                       uint32_t *hits);
 void sim_mem_counts(const struct sim *s, uint32_t pc, struct px_simt_mem *out);
 void sim_l1_evict_lines(struct sim *s, const uint64_t *lines, uint32_t n);
 
