@@ -372,7 +372,7 @@ struct sim_lineset {
 
 /* The L1 data cache of limited capacity (simt_cache.c): whether a touch of
  * a line hits follows its reuse distance D, the other lines touched since
- * its last touch, against the capacity C in lines: a hit below lo = 0.9 C,
+ * its last touch, against the capacity C in lines: a hit below lo = 0.95 C,
  * a miss from hi = 1.36 C, in between a hit for the fraction (hi - D) /
  * (hi - lo) of touches (spread evenly by error diffusion: deterministic).
  * D comes from counts of the touches' stamps in a ring, which is
